@@ -1,0 +1,1 @@
+"""Ingestion: turn rule documents in any state into structured, repaired, traceable records."""

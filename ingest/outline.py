@@ -1,0 +1,145 @@
+"""Stage 7, outline: blocks become a section tree and rules with stable ids.
+
+Ids are made from what the text says, so the same corpus always gives the same ids:
+
+* a numbered rule is ``<document>:<number>`` (``fow-cr-8.01:105.3a``);
+* a section is ``<document>:<slug>``, the slug being its number (``fow-cr-7.0:103``) or its
+  title (``ygo-damage-step:buoc-thiet-hai``), with ``-2``, ``-3`` for repeated titles;
+* any other rule is ``<section id>.<n>``, its position among the unnumbered rules of its
+  section (``ygo-damage-step:buoc-phu-4-vao-luc-tinh-toan-thiet-hai.3``).
+
+Passages stay focused: a block longer than LONG_BLOCK characters is stored as several rules of
+whole sentences, and a translation variant is stored sentence by sentence, the unit its
+alignment works on.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kb.textsearch import fold
+
+from .records import Block, DocText, Rule, Section
+from .sentences import chunk_sentences, split_sentences
+
+LONG_BLOCK = 1200
+CHUNK = 600
+ROOT_SLUG = "top"
+_SLUG_WORDS = 8
+
+
+def slugify(title: str) -> str:
+    words = re.findall(r"[a-z0-9]+", fold(title))
+    slug = "-".join(words[:_SLUG_WORDS])[:60].strip("-")
+    return slug or "section"
+
+
+def _pieces(block: Block, variant: bool) -> list[str]:
+    if block.number or block.kind in ("heading",):
+        return [block.text]
+    if variant:
+        return split_sentences(block.text)
+    if len(block.text) > LONG_BLOCK:
+        return chunk_sentences(block.text, CHUNK)
+    return [block.text]
+
+
+def build_outline(doc: DocText, blocks: list[Block], game: str) -> tuple[list[Section], list[Rule]]:
+    spec = doc.spec
+    variant = doc.translation_of is not None
+    default_ruleset = spec.ruleset or None
+    default_era = spec.era or None
+    root = Section(
+        id=f"{doc.doc_id}:{ROOT_SLUG}",
+        document=doc.doc_id,
+        parent=None,
+        ord=0,
+        level=0,
+        number="",
+        title=doc.title,
+        slug=ROOT_SLUG,
+        lang=doc.lang,
+        ruleset=default_ruleset,
+        era=default_era,
+        line_start=doc.lines[0].no if doc.lines else 1,
+        line_end=doc.lines[-1].no if doc.lines else 1,
+        path="",
+    )
+    sections = [root]
+    used_slugs = {ROOT_SLUG}
+    stack: list[Section] = [root]
+    counters: dict[str, int] = {}
+    rules: list[Rule] = []
+    rule_of_block: dict[int, str] = {}
+    used_rule_ids: set[str] = set()
+
+    for index, block in enumerate(blocks):
+        if block.kind == "heading":
+            while len(stack) > 1 and stack[-1].level >= block.level:
+                stack.pop()
+            parent = stack[-1]
+            base = block.number or slugify(block.title)
+            slug, n = base, 2
+            while slug in used_slugs:
+                slug, n = f"{base}-{n}", n + 1
+            used_slugs.add(slug)
+            title = block.title
+            section = Section(
+                id=f"{doc.doc_id}:{slug}",
+                document=doc.doc_id,
+                parent=parent.id,
+                ord=len(sections),
+                level=block.level,
+                number=block.number,
+                title=title,
+                slug=slug,
+                lang=block.lang,
+                ruleset=block.ruleset or parent.ruleset,
+                era=block.era or parent.era,
+                line_start=block.line_start,
+                line_end=block.line_end,
+                path=f"{parent.path} › {title}" if parent.path else title,
+            )
+            sections.append(section)
+            stack.append(section)
+            continue
+        section = stack[-1]
+        parent_id = rule_of_block.get(block.parent) if block.parent is not None else None
+        for k, text in enumerate(_pieces(block, variant)):
+            if block.number:
+                rule_id = f"{doc.doc_id}:{block.number}"
+            else:
+                counters[section.id] = counters.get(section.id, 0) + 1
+                rule_id = f"{section.id}.{counters[section.id]}"
+            base, n = rule_id, 2
+            while rule_id in used_rule_ids:
+                rule_id, n = f"{base}~{n}", n + 1
+            used_rule_ids.add(rule_id)
+            kind = "sentence" if variant and block.kind == "paragraph" else block.kind
+            rules.append(
+                Rule(
+                    id=rule_id,
+                    document=doc.doc_id,
+                    section=section.id,
+                    parent=parent_id,
+                    game=game,
+                    lang=block.lang,
+                    langs=block.langs,
+                    kind=kind,
+                    number=block.number,
+                    label=block.label,
+                    title=block.title if k == 0 else "",
+                    ord=len(rules) + 1,
+                    depth=block.level,
+                    text=text,
+                    ruleset=section.ruleset,
+                    era=section.era,
+                    line_start=block.line_start,
+                    line_end=block.line_end,
+                )
+            )
+            if k == 0:
+                rule_of_block[index] = rule_id
+        for open_section in stack:
+            open_section.line_end = max(open_section.line_end, block.line_end)
+    return sections, rules

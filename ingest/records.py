@@ -1,0 +1,206 @@
+"""The records that flow between pipeline stages.
+
+Each stage takes the previous stage's records and returns new ones; only the store writes
+SQLite. Every record keeps its origin (file and source line numbers) so a repair, a rule or a
+search hit can always be traced back to the line it came from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Game:
+    id: str
+    name: str
+    publisher: str = ""
+    aliases: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class HeadingHint:
+    """A curated outline hint from the manifest: lines matching ``pattern`` are headings."""
+
+    pattern: str
+    level: int
+    ruleset: str | None = None
+    era: str | None = None
+    insert_title: str = ""  # a heading with this title is inserted before the matching line
+
+
+@dataclass(frozen=True)
+class VariantSpec:
+    """A translation block inside a file, introduced by a marker line."""
+
+    marker: str
+    variant: str
+    lang: str
+    provenance: str
+    preset: str
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class DocumentSpec:
+    """What the manifest (or detection, for undescribed files) says about one file."""
+
+    file: str
+    id: str
+    game: str
+    ruleset: str
+    title: str
+    lang: str
+    provenance: str
+    era: str
+    version: str = ""
+    effective: str = ""
+    publisher: str = ""
+    source: str = ""
+    license: str = ""
+    notes: str = ""
+    preset: str = "clean"
+    variants: tuple[VariantSpec, ...] = ()
+    headings: tuple[HeadingHint, ...] = ()
+    drop_lines: tuple[str, ...] = ()
+    fillers: tuple[str, ...] = ()
+    numbering: str = ""
+    described: bool = True
+
+
+@dataclass(frozen=True)
+class RawText:
+    """A file decoded to text, before any repair."""
+
+    path: str
+    file: str
+    encoding: str
+    sha256: str
+    size: int
+    text: str
+
+
+@dataclass
+class Line:
+    """One line of text with the source line number it came from.
+
+    ``depth`` carries nesting information found in the text itself (the ``_`` prefixes of
+    fow-cr-8.01), ``None`` when the text gives none.
+    """
+
+    no: int
+    text: str
+    depth: int | None = None
+
+
+@dataclass
+class DocText:
+    """The text of one document (an original or a translation variant) as lines."""
+
+    spec: DocumentSpec
+    doc_id: str
+    variant: str
+    lang: str
+    provenance: str
+    preset: str
+    title: str
+    translation_of: str | None
+    lines: list[Line]
+    raw: RawText
+
+
+@dataclass(frozen=True)
+class Repair:
+    """One change made by a normalization rule, kept so a translator can audit it."""
+
+    document: str
+    rule: str
+    line: int
+    before: str
+    after: str
+
+
+@dataclass
+class Block:
+    """A segment of a document: a heading, paragraph, bullet, numbered rule, example..."""
+
+    kind: str
+    text: str
+    line_start: int
+    line_end: int
+    level: int = 0
+    number: str = ""
+    label: str = ""
+    title: str = ""
+    lang: str = ""
+    langs: str = ""
+    ruleset: str | None = None
+    era: str | None = None
+    parent: int | None = None  # index of the parent block (nested bullet, answer, sub-rule)
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    """A stretch of text dropped because the same text is kept elsewhere."""
+
+    document: str
+    line_start: int
+    line_end: int
+    kept_start: int
+    kept_end: int
+    reason: str
+    chars: int
+
+
+@dataclass
+class Section:
+    id: str
+    document: str
+    parent: str | None
+    ord: int
+    level: int
+    number: str
+    title: str
+    slug: str
+    lang: str
+    ruleset: str | None
+    era: str | None
+    line_start: int
+    line_end: int
+    path: str = ""
+
+
+@dataclass
+class Rule:
+    id: str
+    document: str
+    section: str
+    parent: str | None
+    game: str
+    lang: str
+    langs: str
+    kind: str
+    number: str
+    label: str
+    title: str
+    ord: int
+    depth: int
+    text: str
+    ruleset: str | None
+    era: str | None
+    line_start: int
+    line_end: int
+
+
+@dataclass
+class DocumentResult:
+    """Everything the pipeline learned about one document."""
+
+    doc: DocText
+    blocks: list[Block] = field(default_factory=list)
+    sections: list[Section] = field(default_factory=list)
+    rules: list[Rule] = field(default_factory=list)
+    repairs: list[Repair] = field(default_factory=list)
+    duplicates: list[Duplicate] = field(default_factory=list)
+    languages: tuple[str, ...] = ()

@@ -1,0 +1,1 @@
+"""The rules knowledge base: store, search, answers and the ``kb`` command-line tool."""

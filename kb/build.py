@@ -1,0 +1,50 @@
+"""``kb build``: run the ingestion pipeline on a corpus folder and write the database."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from ingest.pipeline import run_pipeline
+
+from .store import Progress, write_database
+
+
+def build(corpus: Path, db_path: Path, progress: Progress | None = None) -> dict[str, Any]:
+    """Build ``db_path`` from ``corpus``; return a summary. Raises IngestError on bad input."""
+    started = time.perf_counter()
+    result = run_pipeline(corpus, progress)
+    counts = write_database(result, db_path, progress)
+    by_game_lang: Counter[tuple[str, str]] = Counter()
+    repairs: Counter[str] = Counter()
+    for d in result.documents:
+        for r in d.rules:
+            by_game_lang[(r.game, r.lang)] += 1
+        repairs.update(rep.rule for rep in d.repairs)
+    return {
+        "database": str(db_path),
+        "corpus": str(corpus),
+        "files": len(result.sources),
+        "seconds": round(time.perf_counter() - started, 2),
+        "counts": counts,
+        "documents": [
+            {
+                "id": d.doc.doc_id,
+                "variant": d.doc.variant,
+                "lang": d.doc.lang,
+                "provenance": d.doc.provenance,
+                "sections": len(d.sections),
+                "rules": len(d.rules),
+                "repairs": len(d.repairs),
+                "duplicates": len(d.duplicates),
+            }
+            for d in result.documents
+        ],
+        "rules_by_game_language": [
+            {"game": g, "lang": lang, "rules": n} for (g, lang), n in sorted(by_game_lang.items())
+        ],
+        "repairs_by_rule": dict(sorted(repairs.items())),
+        "warnings": result.warnings,
+    }

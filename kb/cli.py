@@ -1,0 +1,199 @@
+"""The ``kb`` command: thin wrappers that call the library and format its results.
+
+Heavy modules (the ingestion pipeline, sqlite-utils, Datasette) are imported inside the
+commands that need them, so ``kb ask`` and ``kb search`` start fast.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .db import ENV_DB, KbError, connect, default_db_path
+
+
+def _db_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--db",
+        "db_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help=f"Knowledge base file [default: ${ENV_DB} or ./kb.sqlite].",
+    )(f)
+
+
+def _json_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(f)
+
+
+def data_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--db`` and ``--json``, shared by every command that prints data."""
+    return _db_option(_json_option(f))
+
+
+def _print_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _open(db_path: Path | None):  # noqa: ANN202 - sqlite3.Connection
+    try:
+        return connect(db_path or default_db_path())
+    except KbError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="tcg-rules-kb", prog_name="kb")
+def cli() -> None:
+    """Rules knowledge base and judge assistant for trading card games.
+
+    Example: kb build && kb search "buoc thiet hai"
+    """
+
+
+@cli.command()
+@click.option(
+    "--corpus",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("corpus"),
+    show_default=True,
+    help="Folder of rule documents, with an optional sources.toml manifest.",
+)
+@data_options
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+def build(corpus: Path, db_path: Path | None, as_json: bool, quiet: bool) -> None:
+    """Build the knowledge base from a corpus folder.
+
+    Example: kb build --corpus corpus/ --db kb.sqlite
+    """
+    from ingest.errors import IngestError
+
+    from . import render
+    from .build import build as run_build
+
+    def progress(message: str) -> None:
+        if not quiet:
+            click.echo(f"  … {message}", err=True)
+
+    target = db_path or default_db_path()
+    try:
+        summary = run_build(corpus, target, progress)
+    except IngestError as exc:
+        raise click.ClickException(f"{exc} (nothing written; {target} is unchanged)") from None
+    except OSError as exc:
+        raise click.ClickException(
+            f"{target}: cannot write the database: {exc.strerror or exc}"
+        ) from None
+    if as_json:
+        _print_json(summary)
+        return
+    counts = summary["counts"]
+    originals = sum(1 for d in summary["documents"] if d["variant"] == "original")
+    click.echo(f"Built {summary['database']} from {summary['corpus']}/ in {summary['seconds']} s")
+    click.echo(
+        f"  {summary['files']} files → {counts['documents']} documents "
+        f"({originals} originals, {counts['documents'] - originals} translation variants), "
+        f"{counts['sections']} sections, {counts['rules']} rules"
+    )
+    click.echo(
+        f"  {counts['repairs']} repairs, {counts['duplicates']} duplicate stretches dropped, "
+        f"{len(summary['warnings'])} warnings"
+    )
+    click.echo("")
+    click.echo(render.table(summary["rules_by_game_language"], ["game", "lang", "rules"]))
+    click.echo("")
+    click.echo(
+        render.table(
+            [{"repair": k, "count": v} for k, v in summary["repairs_by_rule"].items()],
+            ["repair", "count"],
+        )
+    )
+    for warning in summary["warnings"]:
+        click.echo(f"warning: {warning}", err=True)
+
+
+@cli.command()
+@data_options
+def stats(db_path: Path | None, as_json: bool) -> None:
+    """What the knowledge base holds: documents, rules per game and language.
+
+    Example: kb stats --json
+    """
+    from . import render
+    from .lookup import stats as get_stats
+
+    with _open(db_path) as conn:
+        data = get_stats(conn)
+    if as_json:
+        _print_json(data)
+        return
+    totals = data["totals"]
+    click.echo(", ".join(f"{v} {k.replace('_', ' ')}" for k, v in totals.items()))
+    click.echo("")
+    click.echo(
+        render.table(data["by_game_language"], ["game", "lang", "provenance", "documents", "rules"])
+    )
+    click.echo("")
+    click.echo(
+        render.table(
+            data["documents"], ["id", "lang", "variant", "provenance", "sections", "rules", "era"]
+        )
+    )
+
+
+@cli.command()
+@click.argument("rule_id")
+@data_options
+def show(rule_id: str, db_path: Path | None, as_json: bool) -> None:
+    """Show a rule: its text, section path, source location and translations.
+
+    RULE_ID is a full id (fow-cr-8.01:103.4) or a rule number (103.4) to see it in every
+    document that has it. Example: kb show 105.3a
+    """
+    from . import render
+    from .lookup import show as show_rules
+
+    with _open(db_path) as conn:
+        try:
+            views = show_rules(conn, rule_id)
+        except KbError as exc:
+            raise click.ClickException(str(exc)) from None
+    if as_json:
+        _print_json(views)
+        return
+    click.echo("\n\n".join(render.rule(v) for v in views))
+
+
+@cli.command()
+@click.argument("text")
+@click.option("--game", default="", help="Only this game (fow, vanguard, yugioh).")
+@click.option("--lang", default="", help="Only passages in this language (en, vi, zh).")
+@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 200))
+@data_options
+def search(
+    text: str, game: str, lang: str, limit: int, db_path: Path | None, as_json: bool
+) -> None:
+    """Full-text search over every rule, in every language, ranked.
+
+    Accents are optional: "buoc thiet hai" finds "Bước Thiệt hại". Example: kb search 闪电
+    """
+    from . import render
+    from .search import search as run_search
+
+    with _open(db_path) as conn:
+        hits = run_search(conn, text, game=game, lang=lang, limit=limit)
+    if as_json:
+        _print_json(hits)
+        return
+    click.echo(render.hits(hits))
+    if not hits:
+        sys.exit(1)
+
+
+def main() -> None:
+    cli(prog_name="kb")

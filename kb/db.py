@@ -1,0 +1,62 @@
+"""Open the knowledge base read-only and run named queries on it.
+
+On the ``kb ask`` path: standard library only (sqlite3), no sqlite-utils, no Datasette.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from queries import load
+
+from .textsearch import fts_query
+
+DEFAULT_DB = "kb.sqlite"
+ENV_DB = "KB_DB"
+
+
+class KbError(Exception):
+    """A problem a user can fix (missing database, unknown id); shown as a one-line error."""
+
+
+def default_db_path() -> Path:
+    """``$KB_DB`` if set, else ``kb.sqlite`` in the current directory."""
+    return Path(os.environ.get(ENV_DB) or DEFAULT_DB)
+
+
+def kb_match(text: str | None, mode: str | None = "") -> str:
+    """SQL function ``kb_match(:q, :mode)``: user text to a safe FTS5 expression."""
+    expression = fts_query(text or "", operator="OR" if (mode or "").lower() == "any" else "AND")
+    # An expression that matches nothing, rather than an FTS syntax error, for empty input.
+    return expression or '"\u0000"'
+
+
+def register_functions(conn: sqlite3.Connection) -> None:
+    conn.create_function("kb_match", 2, kb_match, deterministic=True)
+    conn.create_function("kb_match", 1, kb_match, deterministic=True)
+
+
+def connect(path: Path | str) -> sqlite3.Connection:
+    """Open an existing knowledge base read-only; raise KbError if it is missing or not one."""
+    path = Path(path)
+    if not path.is_file():
+        raise KbError(f"{path}: no knowledge base here (run `kb build` first, or pass --db)")
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    register_functions(conn)
+    try:
+        conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise KbError(f"{path}: not a knowledge base ({exc})") from None
+    return conn
+
+
+def run(conn: sqlite3.Connection, name: str, **params: Any) -> list[dict[str, Any]]:
+    """Run ``queries/<name>.sql`` with named parameters; missing ones default to ''."""
+    query = load(name)
+    values = {p: params.get(p, "") for p in query.params}
+    return [dict(row) for row in conn.execute(query.sql, values)]

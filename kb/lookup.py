@@ -1,0 +1,58 @@
+"""Look things up by id: a rule with its context (``kb show``), and corpus statistics."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from .db import KbError, run
+
+
+def rule_view(conn: sqlite3.Connection, rule_id: str) -> dict[str, Any] | None:
+    """A rule with its section path, source location, sub-rules and provenance."""
+    rows = run(conn, "rule", id=rule_id)
+    if not rows:
+        return None
+    rule = rows[0]
+    rule["children"] = run(conn, "rule_children", id=rule_id)
+    rule["translations"] = []
+    return rule
+
+
+def show(conn: sqlite3.Connection, ref: str) -> list[dict[str, Any]]:
+    """Rules for ``ref``: a full id (``fow-cr-8.01:103.4``) or a rule number in every document."""
+    ref = ref.strip()
+    view = rule_view(conn, ref)
+    if view:
+        return [view]
+    if ":" not in ref:
+        views = [
+            rule_view(conn, row["id"])
+            for row in run(conn, "rules_by_number", number=ref.rstrip("."))
+        ]
+        found = [v for v in views if v]
+        if found:
+            return found
+    raise KbError(f"no rule with id or number {ref!r} (try `kb search`)")
+
+
+def stats(conn: sqlite3.Connection) -> dict[str, Any]:
+    totals = {
+        table: conn.execute(f"SELECT count(*) FROM [{table}]").fetchone()[
+            0
+        ]  # table names are constants
+        for table in (
+            "games",
+            "documents",
+            "sections",
+            "rules",
+            "repairs",
+            "duplicates",
+            "build_warnings",
+        )
+    }
+    return {
+        "totals": totals,
+        "by_game_language": run(conn, "stats"),
+        "documents": run(conn, "documents"),
+    }

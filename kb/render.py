@@ -1,0 +1,97 @@
+"""Plain-text rendering of command results for a terminal. JSON output bypasses this."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+WIDTH = 100
+
+
+def table(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> str:
+    """A left-aligned text table of ``columns``; numbers right-aligned."""
+    if not rows:
+        return "(none)"
+    cells = [[("" if r.get(c) is None else str(r.get(c))) for c in columns] for r in rows]
+    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
+    numeric = [all(isinstance(r.get(c), int | float) for r in rows) for c in columns]
+
+    def fmt(values: Iterable[str]) -> str:
+        out = []
+        for i, v in enumerate(values):
+            out.append(v.rjust(widths[i]) if numeric[i] else v.ljust(widths[i]))
+        return "  ".join(out).rstrip()
+
+    lines = [fmt(columns), fmt("-" * w for w in widths)]
+    lines += [fmt(row) for row in cells]
+    return "\n".join(lines)
+
+
+def wrap(text: str, indent: str = "  ", width: int = WIDTH) -> str:
+    paragraphs = text.split("\n")
+    return "\n".join(
+        textwrap.fill(p, width=width, initial_indent=indent, subsequent_indent=indent) or indent
+        for p in paragraphs
+    )
+
+
+def authority(provenance: str) -> str:
+    return {
+        "official": "official rules text",
+        "community": "community text, not official",
+        "machine": "machine translation, not official",
+    }.get(provenance, "unknown provenance")
+
+
+def citation(hit: dict[str, Any]) -> str:
+    """``fow-cr-8.01:103.4 · fow-cr-8.01.txt:12 · en · official · 2018`` style source line."""
+    parts = [
+        hit["id"],
+        f"{hit.get('file', hit.get('document'))}:{hit.get('line_start', '?')}",
+        hit.get("lang", ""),
+    ]
+    parts.append(authority(hit.get("provenance", "")))
+    if hit.get("era"):
+        parts.append(hit["era"])
+    return " · ".join(p for p in parts if p)
+
+
+def rule(view: dict[str, Any]) -> str:
+    lines = [f"{view['id']}  ({view['kind']}, {view['lang']})"]
+    if view.get("section_path"):
+        lines.append(f"  section: {view['section_path']}")
+    title = " ".join(p for p in (view.get("label"), view.get("title")) if p)
+    if title:
+        lines.append(f"  title:   {title}")
+    lines.append("")
+    lines.append(wrap(view["text"]))
+    lines.append("")
+    lines.append(
+        f"  source:  {view['file']} line {view['line_start']}"
+        + (f"-{view['line_end']}" if view["line_end"] != view["line_start"] else "")
+        + f" · document {view['document']}"
+        + (f" (translation of {view['translation_of']})" if view.get("translation_of") else "")
+    )
+    lines.append(
+        f"  origin:  {authority(view['provenance'])} · {view['game_name']}"
+        f" · era {view['era'] or 'unknown'}"
+    )
+    for child in view.get("children", []):
+        label = child.get("number") or child.get("label") or child["kind"]
+        lines.append(f"  └ {child['id']} [{label}] {textwrap.shorten(child['text'], 80)}")
+    for tr in view.get("translations", []):
+        lines.append(f"  ↔ {tr['id']} [{tr['lang']}] {textwrap.shorten(tr['text'], 80)}")
+    return "\n".join(lines)
+
+
+def hits(results: Sequence[dict[str, Any]]) -> str:
+    if not results:
+        return "No matches."
+    out = []
+    for i, h in enumerate(results, start=1):
+        title = " ".join(p for p in (h.get("label"), h.get("title")) if p)
+        out.append(f"{i}. {h['section_path'] or h['document']}" + (f" — {title}" if title else ""))
+        out.append(wrap(textwrap.shorten(h["text"], 400, placeholder=" …"), indent="   "))
+        out.append(f"   [{citation(h)}]")
+    return "\n".join(out)

@@ -1,0 +1,147 @@
+"""The database schema: tables, keys and indexes, declared once.
+
+Column order here is the order Datasette shows. Every table has an explicit primary key; every
+reference is a declared foreign key, so Datasette links rows to rows.
+"""
+
+from __future__ import annotations
+
+SCHEMA_VERSION = "1"
+
+# table -> (columns, primary key, foreign keys as (column, other table, other column))
+TABLES: dict[str, tuple[dict[str, type], str, list[tuple[str, str, str]]]] = {
+    "meta": ({"key": str, "value": str}, "key", []),
+    "games": (
+        {"id": str, "name": str, "publisher": str, "aliases": str, "keywords": str},
+        "id",
+        [],
+    ),
+    "documents": (
+        {
+            "id": str,
+            "game": str,
+            "ruleset": str,
+            "title": str,
+            "variant": str,
+            "translation_of": str,
+            "lang": str,
+            "languages": str,
+            "provenance": str,
+            "era": str,
+            "version": str,
+            "effective": str,
+            "publisher": str,
+            "source": str,
+            "license": str,
+            "notes": str,
+            "file": str,
+            "encoding": str,
+            "sha256": str,
+            "size": int,
+            "preset": str,
+            "described": int,
+            "sections": int,
+            "rules": int,
+            "repairs": int,
+            "ord": int,
+        },
+        "id",
+        [("game", "games", "id"), ("translation_of", "documents", "id")],
+    ),
+    "sections": (
+        {
+            "id": str,
+            "document": str,
+            "parent": str,
+            "ord": int,
+            "level": int,
+            "number": str,
+            "title": str,
+            "slug": str,
+            "path": str,
+            "lang": str,
+            "ruleset": str,
+            "era": str,
+            "line_start": int,
+            "line_end": int,
+        },
+        "id",
+        [("document", "documents", "id"), ("parent", "sections", "id")],
+    ),
+    "rules": (
+        {
+            "id": str,
+            "seq": int,
+            "document": str,
+            "section": str,
+            "parent": str,
+            "game": str,
+            "lang": str,
+            "langs": str,
+            "kind": str,
+            "number": str,
+            "label": str,
+            "title": str,
+            "ord": int,
+            "depth": int,
+            "text": str,
+            "ruleset": str,
+            "era": str,
+            "line_start": int,
+            "line_end": int,
+        },
+        "id",
+        [
+            ("document", "documents", "id"),
+            ("section", "sections", "id"),
+            ("parent", "rules", "id"),
+            ("game", "games", "id"),
+        ],
+    ),
+    "repairs": (
+        {"id": int, "document": str, "rule_name": str, "line": int, "before": str, "after": str},
+        "id",
+        [("document", "documents", "id")],
+    ),
+    "duplicates": (
+        {
+            "id": int,
+            "document": str,
+            "line_start": int,
+            "line_end": int,
+            "kept_start": int,
+            "kept_end": int,
+            "reason": str,
+            "chars": int,
+        },
+        "id",
+        [("document", "documents", "id")],
+    ),
+    "build_warnings": ({"id": int, "message": str}, "id", []),
+}
+
+INDEXES: list[tuple[str, list[str]]] = [
+    ("documents", ["game"]),
+    ("documents", ["translation_of"]),
+    ("sections", ["document", "ord"]),
+    ("sections", ["parent"]),
+    ("rules", ["document", "ord"]),
+    ("rules", ["section", "ord"]),
+    ("rules", ["number"]),
+    ("rules", ["parent"]),
+    ("rules", ["game", "lang"]),
+    ("repairs", ["document", "rule_name"]),
+    ("duplicates", ["document"]),
+]
+
+UNIQUE_INDEXES: list[tuple[str, list[str]]] = [("rules", ["seq"])]
+
+# Full-text index over rules, rowid = rules.seq. ``title`` holds the section path and the
+# rule's own title or label; ``body`` the text as written; ``folded`` both without diacritics.
+# CJK runs are stored as bigrams (see kb.textsearch).
+FTS_SQL = (
+    "CREATE VIRTUAL TABLE rules_fts USING fts5("
+    "title, body, folded, tokenize = 'unicode61 remove_diacritics 0')"
+)
+# bm25 weights of (title, body, folded).
+FTS_WEIGHTS = (2.0, 1.0, 0.6)

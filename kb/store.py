@@ -1,0 +1,239 @@
+"""Write the knowledge base: one SQLite file, built in a temporary file and swapped in whole.
+
+A failed build leaves the previous database untouched: rows go to ``.<name>.tmp-<pid>`` next
+to the target, which replaces the target with ``os.replace`` only once it is complete.
+Everything is inserted in a fixed order with explicit keys, and nothing time-dependent is
+stored, so the same corpus always gives the same database content.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from ingest.pipeline import PipelineResult
+from ingest.records import DocumentResult
+
+from . import schema
+from .textsearch import fold, index_form
+
+Progress = Callable[[str], None]
+
+
+def _create_tables(db: sqlite_utils.Database) -> None:
+    for name, (columns, pk, fks) in schema.TABLES.items():
+        db[name].create(columns, pk=pk, foreign_keys=fks)  # type: ignore[union-attr]
+    for table, cols in schema.INDEXES:
+        db[table].create_index(cols)  # type: ignore[union-attr]
+    for table, cols in schema.UNIQUE_INDEXES:
+        db[table].create_index(cols, unique=True)  # type: ignore[union-attr]
+
+
+def corpus_fingerprint(result: PipelineResult) -> str:
+    """sha256 over the manifest and every source file's hash, in a fixed order."""
+    digest = hashlib.sha256()
+    manifest = result.corpus / "sources.toml"
+    if manifest.exists():
+        digest.update(manifest.read_bytes())
+    for spec, raw in sorted(result.sources, key=lambda s: s[0].file):
+        digest.update(f"{spec.file}\0{raw.sha256}\0".encode())
+    return digest.hexdigest()
+
+
+def _document_rows(documents: list[DocumentResult]) -> Iterable[dict[str, Any]]:
+    for ord_, d in enumerate(documents, start=1):
+        doc, spec = d.doc, d.doc.spec
+        yield {
+            "id": doc.doc_id,
+            "game": spec.game,
+            "ruleset": spec.ruleset,
+            "title": doc.title,
+            "variant": doc.variant,
+            "translation_of": doc.translation_of,
+            "lang": doc.lang,
+            "languages": ",".join(d.languages),
+            "provenance": doc.provenance,
+            "era": spec.era,
+            "version": spec.version,
+            "effective": spec.effective,
+            "publisher": spec.publisher,
+            "source": spec.source,
+            "license": spec.license,
+            "notes": spec.notes,
+            "file": spec.file,
+            "encoding": doc.raw.encoding,
+            "sha256": doc.raw.sha256,
+            "size": doc.raw.size,
+            "preset": doc.preset,
+            "described": int(spec.described),
+            "sections": len(d.sections),
+            "rules": len(d.rules),
+            "repairs": len(d.repairs),
+            "ord": ord_,
+        }
+
+
+def _fts_row(rule: dict[str, Any], section_path: str) -> tuple[str, str, str]:
+    title = " ".join(p for p in (rule["number"], section_path, rule["label"], rule["title"]) if p)
+    body = index_form(rule["text"])
+    return index_form(title), body, fold(index_form(title) + " " + body)
+
+
+def write_database(
+    result: PipelineResult, db_path: Path, progress: Progress | None = None
+) -> dict[str, int]:
+    """Write ``result`` to ``db_path`` atomically; return row counts per table."""
+    say = progress or (lambda _msg: None)
+    db_path = db_path.resolve()
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = db_path.with_name(f".{db_path.name}.tmp-{os.getpid()}")
+    if tmp.exists():
+        tmp.unlink()
+    try:
+        counts = _write(result, tmp, say)
+        os.replace(tmp, db_path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return counts
+
+
+def _write(result: PipelineResult, path: Path, say: Progress) -> dict[str, int]:
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("PRAGMA journal_mode = OFF")
+    conn.execute("PRAGMA synchronous = OFF")
+    db = sqlite_utils.Database(conn)
+    _create_tables(db)
+    say("write games, documents, sections")
+    db["meta"].insert_all(  # type: ignore[union-attr]
+        [
+            {"key": "schema_version", "value": schema.SCHEMA_VERSION},
+            {"key": "corpus_sha256", "value": corpus_fingerprint(result)},
+        ]
+    )
+    db["games"].insert_all(  # type: ignore[union-attr]
+        {
+            "id": g.id,
+            "name": g.name,
+            "publisher": g.publisher,
+            "aliases": json.dumps(list(g.aliases), ensure_ascii=False),
+            "keywords": json.dumps(list(g.keywords), ensure_ascii=False),
+        }
+        for g in result.games
+    )
+    # The pipeline yields each original right before its variants, so translation_of always
+    # points to a row that already exists.
+    documents = result.documents
+    db["documents"].insert_all(_document_rows(documents))  # type: ignore[union-attr]
+    for d in documents:
+        db["sections"].insert_all(  # type: ignore[union-attr]
+            {
+                "id": s.id,
+                "document": s.document,
+                "parent": s.parent,
+                "ord": s.ord,
+                "level": s.level,
+                "number": s.number,
+                "title": s.title,
+                "slug": s.slug,
+                "path": s.path,
+                "lang": s.lang,
+                "ruleset": s.ruleset,
+                "era": s.era,
+                "line_start": s.line_start,
+                "line_end": s.line_end,
+            }
+            for s in d.sections
+        )
+    say("write rules and the full-text index")
+    conn.execute(schema.FTS_SQL)
+    seq = 0
+    for d in documents:
+        paths = {s.id: s.path for s in d.sections}
+        rows = []
+        for r in d.rules:
+            seq += 1
+            rows.append(
+                {
+                    "id": r.id,
+                    "seq": seq,
+                    "document": r.document,
+                    "section": r.section,
+                    "parent": r.parent,
+                    "game": r.game,
+                    "lang": r.lang,
+                    "langs": r.langs,
+                    "kind": r.kind,
+                    "number": r.number,
+                    "label": r.label,
+                    "title": r.title,
+                    "ord": r.ord,
+                    "depth": r.depth,
+                    "text": r.text,
+                    "ruleset": r.ruleset,
+                    "era": r.era,
+                    "line_start": r.line_start,
+                    "line_end": r.line_end,
+                }
+            )
+        db["rules"].insert_all(rows)  # type: ignore[union-attr]
+        conn.executemany(
+            "INSERT INTO rules_fts (rowid, title, body, folded) VALUES (?, ?, ?, ?)",
+            [(row["seq"], *_fts_row(row, paths[row["section"]])) for row in rows],
+        )
+    say("write repairs and duplicates")
+    repair_id = 0
+    dup_id = 0
+    for d in documents:
+        repair_rows = []
+        for rep in d.repairs:
+            repair_id += 1
+            repair_rows.append(
+                {
+                    "id": repair_id,
+                    "document": rep.document,
+                    "rule_name": rep.rule,
+                    "line": rep.line,
+                    "before": rep.before,
+                    "after": rep.after,
+                }
+            )
+        db["repairs"].insert_all(repair_rows)  # type: ignore[union-attr]
+        dup_rows = []
+        for dup in d.duplicates:
+            dup_id += 1
+            dup_rows.append(
+                {
+                    "id": dup_id,
+                    "document": dup.document,
+                    "line_start": dup.line_start,
+                    "line_end": dup.line_end,
+                    "kept_start": dup.kept_start,
+                    "kept_end": dup.kept_end,
+                    "reason": dup.reason,
+                    "chars": dup.chars,
+                }
+            )
+        db["duplicates"].insert_all(dup_rows)  # type: ignore[union-attr]
+    db["build_warnings"].insert_all(  # type: ignore[union-attr]
+        {"id": i, "message": w} for i, w in enumerate(result.warnings, start=1)
+    )
+    conn.execute("INSERT INTO rules_fts(rules_fts) VALUES ('optimize')")
+    conn.commit()
+    problems = conn.execute("PRAGMA foreign_key_check").fetchall()
+    if problems:
+        raise RuntimeError(f"foreign key check failed: {problems[:3]}")
+    counts = {
+        name: conn.execute(f"SELECT count(*) FROM [{name}]").fetchone()[0] for name in schema.TABLES
+    }
+    conn.execute("VACUUM")
+    conn.close()
+    return counts

@@ -1,0 +1,60 @@
+"""Named SQL: one ``<name>.sql`` file per question the data answers.
+
+The CLI runs these files and the website publishes them as Datasette canned queries, so both
+ask the same SQL. A file starts with ``-- title:`` and ``-- description:`` comment lines;
+parameters are named (``:q``, ``:game``); user search text goes through ``kb_match(:q)``, a
+SQL function that turns it into a safe FTS5 expression (see kb.textsearch).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+_HEADER = re.compile(r"^--\s*(\w+)\s*:\s*(.*)$")
+_PARAM = re.compile(r"(?<![:\w]):([a-z_][a-z0-9_]*)")
+
+
+@dataclass(frozen=True)
+class Query:
+    name: str
+    title: str
+    description: str
+    sql: str
+
+    @property
+    def params(self) -> list[str]:
+        seen: list[str] = []
+        for p in _PARAM.findall(re.sub(r"'[^']*'", "", self.sql)):
+            if p not in seen:
+                seen.append(p)
+        return seen
+
+
+def _parse(name: str, text: str) -> Query:
+    meta: dict[str, str] = {}
+    body: list[str] = []
+    for line in text.splitlines():
+        m = _HEADER.match(line)
+        if m and not body:
+            meta[m.group(1).lower()] = m.group(2).strip()
+        else:
+            body.append(line)
+    return Query(
+        name, meta.get("title", name), meta.get("description", ""), "\n".join(body).strip()
+    )
+
+
+@cache
+def load(name: str) -> Query:
+    """The query in ``queries/<name>.sql``."""
+    text = resources.files(__name__).joinpath(f"{name}.sql").read_text(encoding="utf-8")
+    return _parse(name, text)
+
+
+def names() -> list[str]:
+    return sorted(
+        p.name[:-4] for p in resources.files(__name__).iterdir() if p.name.endswith(".sql")
+    )
