@@ -23,6 +23,7 @@ CR_RULE = re.compile(
 _NUMBERED_ITEM = re.compile(r"^(?P<num>\d{1,2}|[a-z])[.)]\s+(?P<text>\S.*)$")
 _TERM = re.compile(r"^(?P<term>[^\W\d_][^:：.?!]{0,40}?)\s*[:：]\s+\S")
 _FINAL_PUNCT = ".,;:!?…。，；：！？"
+_SENTENCE_END = ".:!?…。：！？)"
 _HAS_LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
 
 
@@ -254,17 +255,17 @@ class _Segmenter:
                 prev.text += "\n" + text
             prev.line_end = line.no
             return True
-        # A sentence wrapped onto the next line: no final punctuation, next starts lower-case.
-        if prev.text[-1] not in _FINAL_PUNCT + ")" and (text[0].islower() or text[0] in ",;"):
+        # A sentence wrapped onto the next line: no sentence end, and the next starts lower-case.
+        if prev.text[-1] not in _SENTENCE_END and (text[0].islower() or text[0] in ",;"):
             prev.text += ("" if text[0] in ",;" else " ") + text
             prev.line_end = line.no
             return True
         return False
 
     def list_block(self, line: Line, text: str, kind: str, level: int, label: str = "") -> None:
-        label = match_label(text)
-        if label and label[0] == "example":
-            self.labelled(line, label, level)
+        labelled = match_label(text)
+        if labelled and labelled[0] == "example":
+            self.labelled(line, labelled, level)
             return
         self.add(
             Block(

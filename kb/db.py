@@ -30,8 +30,8 @@ def default_db_path() -> Path:
 def kb_match(text: str | None, mode: str | None = "") -> str:
     """SQL function ``kb_match(:q, :mode)``: user text to a safe FTS5 expression."""
     expression = fts_query(text or "", operator="OR" if (mode or "").lower() == "any" else "AND")
-    # An expression that matches nothing, rather than an FTS syntax error, for empty input.
-    return expression or '"\u0000"'
+    # The empty phrase matches nothing: no rows, rather than an FTS syntax error, for empty input.
+    return expression or '""'
 
 
 def register_functions(conn: sqlite3.Connection) -> None:

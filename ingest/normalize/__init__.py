@@ -15,7 +15,7 @@ from .drop_lines import drop_listed_lines
 from .filler_words import remove_filler_words
 from .glued_headings import split_camel_words, split_glued_headings
 from .glued_rule_numbers import split_glued_rule_numbers
-from .glued_sentences import split_glued_sentences
+from .glued_sentences import space_glued_sentences, split_glued_sentences
 from .glued_words import split_glued_words
 from .linebreak_leftovers import split_linebreak_leftovers
 from .title_preview import drop_title_preview
@@ -33,6 +33,7 @@ RULES: dict[str, Rule] = {
     "split_linebreak_leftovers": split_linebreak_leftovers,
     "remove_filler_words": remove_filler_words,
     "split_glued_sentences": split_glued_sentences,
+    "space_glued_sentences": space_glued_sentences,
     "split_glued_headings": split_glued_headings,
     "split_camel_words": split_camel_words,
     "split_glued_words": split_glued_words,
@@ -60,7 +61,7 @@ PRESETS: dict[str, tuple[str, ...]] = {
     # Text extracted from a PDF: depth markers and words glued at line joins.
     "pdf_extraction": ("unicode_nfc", "strip_depth_prefix")
     + _COMMON[1:]
-    + ("split_camel_words", "split_glued_words"),
+    + ("space_glued_sentences", "split_camel_words", "split_glued_words"),
 }
 
 

@@ -17,7 +17,7 @@ from functools import cache
 from ..records import Line
 from .base import Context, sub_recorded
 
-_WORD = re.compile(r"(?<![\w'’-])[A-Za-z]{4,}(?:['’][A-Za-z]+)?(?![\w-])")
+_WORD = re.compile(r"(?<![\w'’])[A-Za-z]{4,}(?:['’][A-Za-z]+)?(?![\w'’])")
 # Below this count a whole word is not trusted to be a real word on the web counts alone.
 _COMMON = 2_000_000
 # Every part of a split must be at least this common, unless the corpus itself uses it.

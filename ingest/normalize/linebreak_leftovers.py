@@ -14,10 +14,10 @@ from .base import map_lines
 # "rn" glued to the start of a capitalised or Chinese word, or standing alone between
 # sentences; a lone "n" between two words, or glued to a number that starts an item ("n7").
 _LEFTOVER = re.compile(
-    r"(?:(?<=\s)|^)rn(?=[A-Z\u3400-\u9fff])"
-    r"|(?<=[^\W\d_][.:;!?)]) rn (?=\S)"
-    r"|(?<=\S) n (?=[^\W\d_])"
-    r"|(?<=\s)n(?=\d+ [^\W\d_])",
+    r"(?:^|[ \t]+)rn(?=[A-Z\u3400-\u9fff])"
+    r"|(?<=[^\W\d_][.:;!?)])[ \t]+rn[ \t]+(?=\S)"
+    r"|(?<=\S)[ \t]+n[ \t]+(?=[^\W\d_])"
+    r"|[ \t]+n(?=\d+ [^\W\d_])",
     re.UNICODE,
 )
 

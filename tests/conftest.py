@@ -1,0 +1,44 @@
+"""Shared fixtures: the real corpus, built once per test session into a real SQLite file."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kb.build import build
+from kb.db import connect
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO / "corpus"
+
+
+@pytest.fixture(scope="session")
+def corpus_dir() -> Path:
+    return CORPUS
+
+
+@pytest.fixture(scope="session")
+def built_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The knowledge base built from the bundled corpus (read-only for tests)."""
+    path = tmp_path_factory.mktemp("kb") / "kb.sqlite"
+    build(CORPUS, path)
+    return path
+
+
+@pytest.fixture
+def conn(built_db: Path) -> Iterator[sqlite3.Connection]:
+    connection = connect(built_db)
+    yield connection
+    connection.close()
+
+
+@pytest.fixture
+def corpus_copy(tmp_path: Path) -> Path:
+    """A writable copy of the bundled corpus, for tests that add or break files."""
+    target = tmp_path / "corpus"
+    shutil.copytree(CORPUS, target)
+    return target
