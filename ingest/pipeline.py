@@ -1,7 +1,8 @@
 """The ingestion pipeline: corpus folder in, structured records out (the store writes them).
 
     read -> split variants -> normalize -> dedupe lines -> segment -> detect language
-         -> drop table of contents -> outline
+         -> drop table of contents -> outline                      (per document)
+    -> align translations (+ translation checks) -> version diff   (across documents)
 
 Each stage is a function of the previous stage's records, and ``validate`` checks the records
 between stages. Nothing here writes to disk.
@@ -15,15 +16,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import validate
+from .align import align_corpus
 from .dedupe import dedupe_lines, drop_table_of_contents
 from .langdetect import detect_language
 from .manifest import UNKNOWN_GAME, describe_unlisted, load_manifest
 from .normalize import normalize
 from .outline import build_outline
 from .read import read_file
-from .records import DocText, DocumentResult, DocumentSpec, Game, RawText
+from .glossary import load_glossary
+from .records import Change, Check, DocText, DocumentResult, DocumentSpec, Game, Link, RawText
 from .segment import segment
 from .variants import split_variants
+from .versiondiff import diff_corpus
 
 Progress = Callable[[str], None]
 _ENGLISH_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
@@ -36,6 +40,9 @@ class PipelineResult:
     documents: list[DocumentResult] = field(default_factory=list)
     sources: list[tuple[DocumentSpec, RawText]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    checks: list[Check] = field(default_factory=list)
+    changes: list[Change] = field(default_factory=list)
 
 
 def clean_vocabulary(docs: list[DocText]) -> frozenset[str]:
@@ -117,4 +124,8 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
         processed, warnings = process_document(doc, doc.spec.game, vocabulary)
         result.documents.append(processed)
         result.warnings.extend(warnings)
+    say("align translations")
+    result.links, result.checks = align_corpus(result.documents, load_glossary())
+    say("diff rule versions")
+    result.changes = diff_corpus(result.documents)
     return result

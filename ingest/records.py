@@ -204,3 +204,45 @@ class DocumentResult:
     repairs: list[Repair] = field(default_factory=list)
     duplicates: list[Duplicate] = field(default_factory=list)
     languages: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Link:
+    """An alignment link between rules of a source document and of its translation.
+
+    1-1, 1-2, 2-1 links have one or two ids on each side; a 1-0 link (source with no
+    translation) or 0-1 link (translation with no source) has an empty side.
+    """
+
+    source_document: str
+    target_document: str
+    source_ids: tuple[str, ...]
+    target_ids: tuple[str, ...]
+    score: float
+    method: str  # how the link was found, e.g. "dp:anchors+length", "dp:length"
+
+
+@dataclass(frozen=True)
+class Check:
+    """A translation check finding on an aligned pair (or on a whole variant)."""
+
+    target_document: str
+    link: int | None  # index into the list of links it concerns, if any
+    rule: str | None  # the rule (usually a target rule) it points at
+    check: str  # e.g. "number-mismatch", "untranslated", "term-variant", "missing", "extra"
+    severity: str  # "error", "warning" or "info"
+    detail: str
+    term: str | None = None  # glossary term id, for terminology checks
+
+
+@dataclass(frozen=True)
+class Change:
+    """How one rule changed between two versions of a document (old -> new)."""
+
+    old_document: str
+    new_document: str
+    old_id: str | None
+    new_id: str | None
+    kind: str  # "unchanged", "reworded", "moved", "added", "removed"
+    similarity: float
+    detail: str = ""  # word diff for reworded rules, "103.4 -> 103.5" for moved ones

@@ -195,5 +195,25 @@ def search(
         sys.exit(1)
 
 
+@cli.command()
+@_db_option
+@click.option("--port", default=8001, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
+@click.option(
+    "--get", "get_path", default=None, help="Print one page instead of serving (e.g. --get /)."
+)
+def serve(db_path: Path | None, port: int, host: str, get_path: str | None) -> None:
+    """Serve the knowledge base as a website (Datasette, read-only).
+
+    Example: kb serve --port 8001, then open http://127.0.0.1:8001/
+    """
+    from .serve import ServeError, serve_site
+
+    try:
+        serve_site(db_path or default_db_path(), host=host, port=port, get_path=get_path)
+    except ServeError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
 def main() -> None:
     cli(prog_name="kb")

@@ -118,6 +118,71 @@ TABLES: dict[str, tuple[dict[str, type], str, list[tuple[str, str, str]]]] = {
         [("document", "documents", "id")],
     ),
     "build_warnings": ({"id": int, "message": str}, "id", []),
+    # Translation alignment: one row per link; alignment_rules lists the rules on each side.
+    "alignments": (
+        {
+            "id": int,
+            "source_document": str,
+            "target_document": str,
+            "source_ids": str,
+            "target_ids": str,
+            "source_first": str,
+            "target_first": str,
+            "score": float,
+            "method": str,
+            "ord": int,
+        },
+        "id",
+        [
+            ("source_document", "documents", "id"),
+            ("target_document", "documents", "id"),
+            ("source_first", "rules", "id"),
+            ("target_first", "rules", "id"),
+        ],
+    ),
+    "alignment_rules": (
+        {"id": int, "alignment": int, "rule": str, "side": str},
+        "id",
+        [("alignment", "alignments", "id"), ("rule", "rules", "id")],
+    ),
+    "translation_checks": (
+        {
+            "id": int,
+            "target_document": str,
+            "alignment": int,
+            "rule": str,
+            "check_name": str,
+            "severity": str,
+            "detail": str,
+            "term": str,
+        },
+        "id",
+        [
+            ("target_document", "documents", "id"),
+            ("alignment", "alignments", "id"),
+            ("rule", "rules", "id"),
+        ],
+    ),
+    # How each rule changed between two versions of a rulebook.
+    "rule_changes": (
+        {
+            "id": int,
+            "old_document": str,
+            "new_document": str,
+            "old_rule": str,
+            "new_rule": str,
+            "kind": str,
+            "similarity": float,
+            "detail": str,
+        },
+        "id",
+        [
+            ("old_document", "documents", "id"),
+            ("new_document", "documents", "id"),
+            ("old_rule", "rules", "id"),
+            ("new_rule", "rules", "id"),
+        ],
+    ),
 }
 
 INDEXES: list[tuple[str, list[str]]] = [
@@ -132,6 +197,14 @@ INDEXES: list[tuple[str, list[str]]] = [
     ("rules", ["game", "lang"]),
     ("repairs", ["document", "rule_name"]),
     ("duplicates", ["document"]),
+    ("alignments", ["source_document", "target_document"]),
+    ("alignment_rules", ["rule"]),
+    ("alignment_rules", ["alignment"]),
+    ("translation_checks", ["target_document", "check_name"]),
+    ("translation_checks", ["rule"]),
+    ("rule_changes", ["old_document", "new_document", "kind"]),
+    ("rule_changes", ["old_rule"]),
+    ("rule_changes", ["new_rule"]),
 ]
 
 UNIQUE_INDEXES: list[tuple[str, list[str]]] = [("rules", ["seq"])]

@@ -86,6 +86,58 @@ def _fts_row(rule: dict[str, Any], section_path: str) -> tuple[str, str, str]:
     return index_form(title), body, fold(index_form(title) + " " + body)
 
 
+def _write_alignments(db: sqlite_utils.Database, result: PipelineResult) -> None:
+    link_rows, member_rows = [], []
+    for i, link in enumerate(result.links, start=1):
+        link_rows.append(
+            {
+                "id": i,
+                "source_document": link.source_document,
+                "target_document": link.target_document,
+                "source_ids": " ".join(link.source_ids),
+                "target_ids": " ".join(link.target_ids),
+                "source_first": link.source_ids[0] if link.source_ids else None,
+                "target_first": link.target_ids[0] if link.target_ids else None,
+                "score": round(link.score, 4),
+                "method": link.method,
+                "ord": i,
+            }
+        )
+        for side, ids in (("source", link.source_ids), ("target", link.target_ids)):
+            member_rows += [
+                {"id": len(member_rows) + 1 + k, "alignment": i, "rule": rid, "side": side}
+                for k, rid in enumerate(ids)
+            ]
+    db["alignments"].insert_all(link_rows)  # type: ignore[union-attr]
+    db["alignment_rules"].insert_all(member_rows)  # type: ignore[union-attr]
+    db["translation_checks"].insert_all(  # type: ignore[union-attr]
+        {
+            "id": i,
+            "target_document": c.target_document,
+            "alignment": None if c.link is None else c.link + 1,
+            "rule": c.rule,
+            "check_name": c.check,
+            "severity": c.severity,
+            "detail": c.detail,
+            "term": c.term,
+        }
+        for i, c in enumerate(result.checks, start=1)
+    )
+    db["rule_changes"].insert_all(  # type: ignore[union-attr]
+        {
+            "id": i,
+            "old_document": c.old_document,
+            "new_document": c.new_document,
+            "old_rule": c.old_id,
+            "new_rule": c.new_id,
+            "kind": c.kind,
+            "similarity": round(c.similarity, 4),
+            "detail": c.detail,
+        }
+        for i, c in enumerate(result.changes, start=1)
+    )
+
+
 def write_database(
     result: PipelineResult, db_path: Path, progress: Progress | None = None
 ) -> dict[str, int]:
@@ -223,6 +275,8 @@ def _write(result: PipelineResult, path: Path, say: Progress) -> dict[str, int]:
                 }
             )
         db["duplicates"].insert_all(dup_rows)  # type: ignore[union-attr]
+    say("write alignments, checks and version changes")
+    _write_alignments(db, result)
     db["build_warnings"].insert_all(  # type: ignore[union-attr]
         {"id": i, "message": w} for i, w in enumerate(result.warnings, start=1)
     )

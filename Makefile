@@ -1,0 +1,29 @@
+# One entry point for chores. The README's two Quick start commands do not need make.
+PY := .venv/bin/python
+KB := .venv/bin/kb
+
+.PHONY: install test lint format build serve bench clean
+
+install:
+	python3.11 -m venv .venv && .venv/bin/pip install -q -e '.[test]'
+
+test:
+	$(PY) -m pytest
+
+lint:
+	.venv/bin/ruff check . && .venv/bin/ruff format --check .
+
+format:
+	.venv/bin/ruff format . && .venv/bin/ruff check --fix .
+
+build:
+	$(KB) build
+
+serve: build
+	$(KB) serve
+
+bench:
+	$(PY) bench/ask_quality.py && $(PY) bench/ask_speed.py && $(PY) bench/align_quality.py && $(PY) bench/load_check.py
+
+clean:
+	rm -f kb.sqlite && rm -rf .pytest_cache test-artifacts

@@ -1,0 +1,137 @@
+"""The multilingual glossary (data/glossary.toml): official terms and their renderings.
+
+Used by the build (rendering counts, the official-terms reading of machine translations), by
+the translation checks, and by query understanding (a Vietnamese or Chinese query term maps to
+the English term). Standard library only: this module is on the ``kb ask`` path.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+# Keys of a [[terms]] entry that hold renderings, and the language each stands for.
+RENDERING_KEYS = {"vi": "vi", "zh": "zh", "en_mt": "en"}
+
+
+@dataclass(frozen=True)
+class Rendering:
+    term: str
+    lang: str  # language of the text: vi, zh, en
+    source: str  # "vi", "zh", "en_mt" (English produced by machine translation), or "en"
+    text: str
+    preferred: bool = False
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Term:
+    id: str
+    game: str  # a game id, or "*" for every game
+    en: str
+    en_forms: tuple[str, ...]
+    renderings: tuple[Rendering, ...]
+
+    def applies_to(self, game: str) -> bool:
+        return self.game in ("*", game)
+
+    def preferred(self, lang: str) -> Rendering | None:
+        return next((r for r in self.renderings if r.lang == lang and r.preferred), None)
+
+
+def _word_pattern(forms: list[str]) -> re.Pattern[str]:
+    """Whole-word, case-insensitive alternation of ``forms``, longest first (plural s allowed)."""
+    ordered = sorted(set(forms), key=lambda f: (-len(f), f))
+    alternation = "|".join(
+        re.escape(f) + ("s?" if f[-1:].isascii() and f[-1:].isalpha() else "") for f in ordered
+    )
+    return re.compile(rf"(?<![\w-])(?:{alternation})(?![\w-])", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Glossary:
+    terms: tuple[Term, ...]
+
+    @property
+    def by_id(self) -> dict[str, Term]:
+        return {t.id: t for t in self.terms}
+
+    def renderings(
+        self, lang: str, *, source: str | None = None, game: str | None = None
+    ) -> list[Rendering]:
+        return [
+            r
+            for t in self.terms
+            if game is None or t.applies_to(game)
+            for r in t.renderings
+            if r.lang == lang and (source is None or r.source == source)
+        ]
+
+    def english_forms(self, game: str | None = None) -> list[Rendering]:
+        """The official English term and its other spellings, as renderings of source "en"."""
+        out = []
+        for t in self.terms:
+            if game is None or t.applies_to(game):
+                out += [
+                    Rendering(t.id, "en", "en", form, preferred=(form == t.en))
+                    for form in (t.en, *t.en_forms)
+                ]
+        return out
+
+    def find(self, text: str, renderings: list[Rendering]) -> list[tuple[Rendering, int, int]]:
+        """Non-overlapping occurrences of ``renderings`` in ``text``, longest match first."""
+        if not renderings or not text:
+            return []
+        by_text: dict[str, Rendering] = {}
+        for r in sorted(renderings, key=lambda r: (not r.preferred, r.term)):
+            by_text.setdefault(r.text.lower(), r)
+        pattern = _cached_pattern(tuple(sorted(by_text)))
+        found = []
+        for m in pattern.finditer(text):
+            key = m.group().lower()
+            rendering = by_text.get(key) or by_text.get(key[:-1])
+            if rendering:
+                found.append((rendering, m.start(), m.end()))
+        return found
+
+
+@cache
+def _cached_pattern(forms: tuple[str, ...]) -> re.Pattern[str]:
+    return _word_pattern(list(forms))
+
+
+def _parse(data: dict) -> Glossary:
+    terms = []
+    for entry in data["terms"]:
+        renderings = []
+        for key, lang in RENDERING_KEYS.items():
+            for r in entry.get(key, []):
+                renderings.append(
+                    Rendering(
+                        entry["id"],
+                        lang,
+                        key,
+                        r["text"],
+                        bool(r.get("preferred")),
+                        r.get("note", ""),
+                    )
+                )
+        terms.append(
+            Term(
+                entry["id"],
+                entry["game"],
+                entry["en"],
+                tuple(entry.get("en_forms", [])),
+                tuple(renderings),
+            )
+        )
+    return Glossary(tuple(terms))
+
+
+@cache
+def load_glossary() -> Glossary:
+    text = resources.files("ingest").joinpath("data/glossary.toml").read_text(encoding="utf-8")
+    return _parse(tomllib.loads(text))
