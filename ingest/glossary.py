@@ -25,6 +25,7 @@ class Rendering:
     text: str
     preferred: bool = False
     note: str = ""
+    reading: str = ""  # for machine-translation forms: what the official-terms reading says
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,7 @@ def _parse(data: dict) -> Glossary:
                         r["text"],
                         bool(r.get("preferred")),
                         r.get("note", ""),
+                        r.get("reading", ""),
                     )
                 )
         terms.append(

@@ -3,6 +3,7 @@
     read -> split variants -> normalize -> dedupe lines -> segment -> detect language
          -> drop table of contents -> outline                      (per document)
     -> align translations (+ translation checks) -> version diff   (across documents)
+    -> extract: timing graph, cards, rulings, restriction lists, glossary counts and readings
 
 Each stage is a function of the previous stage's records, and ``validate`` checks the records
 between stages. Nothing here writes to disk.
@@ -18,12 +19,13 @@ from pathlib import Path
 from . import validate
 from .align import align_corpus
 from .dedupe import dedupe_lines, drop_table_of_contents
+from .extract import Knowledge, extract_knowledge
+from .glossary import load_glossary
 from .langdetect import detect_language
 from .manifest import UNKNOWN_GAME, describe_unlisted, load_manifest
 from .normalize import normalize
 from .outline import build_outline
 from .read import read_file
-from .glossary import load_glossary
 from .records import Change, Check, DocText, DocumentResult, DocumentSpec, Game, Link, RawText
 from .segment import segment
 from .variants import split_variants
@@ -43,6 +45,7 @@ class PipelineResult:
     links: list[Link] = field(default_factory=list)
     checks: list[Check] = field(default_factory=list)
     changes: list[Change] = field(default_factory=list)
+    knowledge: Knowledge = field(default_factory=Knowledge)
 
 
 def clean_vocabulary(docs: list[DocText]) -> frozenset[str]:
@@ -128,4 +131,6 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
     result.links, result.checks = align_corpus(result.documents, load_glossary())
     say("diff rule versions")
     result.changes = diff_corpus(result.documents)
+    say("extract timing graph, cards, rulings, restriction lists, glossary")
+    result.knowledge = extract_knowledge(result.documents, load_glossary())
     return result

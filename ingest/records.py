@@ -246,3 +246,118 @@ class Change:
     kind: str  # "unchanged", "reworded", "moved", "added", "removed"
     similarity: float
     detail: str = ""  # word diff for reworded rules, "103.4 -> 103.5" for moved ones
+
+
+# ---- Structured knowledge (ingest/extract) ---------------------------------------------------
+@dataclass(frozen=True)
+class TimingNode:
+    id: str
+    tree: str  # "<game>/<ruleset>", ruleset "*" for every ruleset of the game
+    game: str
+    ruleset: str
+    parent: str | None
+    ord: int
+    depth: int
+    kind: str  # turn, phase, step, substep
+    label: str
+    en: str
+
+
+@dataclass(frozen=True)
+class TimingName:
+    node: str
+    lang: str
+    text: str
+    document: str | None  # where the name is used; None for a curated name not in the corpus
+    section: str | None
+
+
+@dataclass(frozen=True)
+class TimingRule:
+    node: str
+    rule: str
+    relation: str  # "in" (the rule is in the node's section), "titled" (the rule is titled so)
+
+
+@dataclass(frozen=True)
+class TimingProperty:
+    node: str
+    key: str
+    value: str
+    display: str
+    rule: str  # the rule that states it
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    game: str
+    name: str
+    kind: str  # "card" or "archetype"
+    source: str  # "quoted" (found quoted in the text) or "curated" (data/cards.toml)
+    notes: str = ""
+
+
+@dataclass(frozen=True)
+class CardAlias:
+    card: str
+    alias: str
+    lang: str
+    kind: str  # "name", "case" (case variant seen in the text), "en_mt", "zh", "ja", "alias"
+
+
+@dataclass(frozen=True)
+class CardFact:
+    card: str
+    field: str
+    value: str
+    rule: str
+
+
+@dataclass(frozen=True)
+class Ruling:
+    id: str  # the id of the rule it is
+    card_ids: tuple[str, ...]
+    timing: str | None
+    kind: str  # "example", "faq", or the rule kind
+    title: str
+    question: str  # situation (example) or question (FAQ)
+    answer: str  # what the source rules
+
+
+@dataclass(frozen=True)
+class RulingStep:
+    ruling: str
+    ord: int
+    text: str
+    event: str  # setup, attack, activate, respond, cannot, resolve, result, other
+    actor: str  # "A", "B" or ""
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Restriction:
+    list: str  # "DM5", "DM6", "DMI"
+    status: str  # "limited", "semi-limited", "forbidden"
+    ord: int
+    name: str  # as written
+    card: str | None
+    rule: str
+
+
+@dataclass(frozen=True)
+class TermCount:
+    term: str
+    document: str
+    lang: str
+    source: str  # "en", "vi", "zh", "en_mt"
+    text: str
+    preferred: bool
+    count: int
+
+
+@dataclass(frozen=True)
+class Reading:
+    rule: str
+    text: str
+    changes: tuple[tuple[str, str], ...]  # (as written, official term)

@@ -196,6 +196,89 @@ def search(
 
 
 @cli.command()
+@click.argument("game")
+@click.option("--ruleset", default="", help="Only this ruleset (tcg, ocg); default: all.")
+@data_options
+def timing(game: str, ruleset: str, db_path: Path | None, as_json: bool) -> None:
+    """The phases, steps and sub-steps of a game, with what the rules say about each.
+
+    GAME is an id or alias (yugioh, ygo, fow, vanguard). Example: kb timing yugioh --ruleset tcg
+    """
+    from . import render
+    from .timing import timing_tree
+
+    with _open(db_path) as conn:
+        try:
+            roots = timing_tree(conn, game, ruleset)
+        except KbError as exc:
+            raise click.ClickException(str(exc)) from None
+    if as_json:
+        _print_json(roots)
+        return
+    click.echo(render.timing(roots))
+
+
+@cli.command()
+@click.argument("name")
+@click.option("--game", default="", help="Only cards of this game.")
+@data_options
+def card(name: str, game: str, db_path: Path | None, as_json: bool) -> None:
+    """A card: its aliases, data and rulings grouped by timing window, with provenance.
+
+    Exact names and aliases win over fuzzy matches. Example: kb card honest
+    """
+    from . import render
+    from .cards import card_view, find_card
+
+    with _open(db_path) as conn:
+        match = find_card(conn, name, game=game)
+        view = card_view(conn, match.card["id"]) if match.card else None
+    if as_json:
+        _print_json(
+            {
+                "query": name,
+                "exact": match.exact,
+                "score": match.score,
+                "card": view,
+                "candidates": match.candidates,
+            }
+        )
+        if view is None:
+            sys.exit(1)
+        return
+    if view is None:
+        if match.ambiguous:
+            names = "; ".join(f"{c['name']} ({c['score']})" for c in match.candidates)
+            raise click.ClickException(f"{name!r} is ambiguous: {names}")
+        raise click.ClickException(f"no card matches {name!r}")
+    if not match.exact:
+        click.echo(f"(closest match for {name!r}, score {match.score})")
+    click.echo(render.card(view))
+
+
+@cli.command()
+@click.argument("term", required=False, default="")
+@data_options
+def terms(term: str, db_path: Path | None, as_json: bool) -> None:
+    """The glossary: official terms and their renderings per language, with counts.
+
+    TERM is a term id, English term or any rendering (cộng hưởng). Example: kb terms resonator
+    """
+    from . import render
+    from .terms import terms as get_terms
+
+    with _open(db_path) as conn:
+        try:
+            entries = get_terms(conn, term)
+        except KbError as exc:
+            raise click.ClickException(str(exc)) from None
+    if as_json:
+        _print_json(entries)
+        return
+    click.echo(render.terms(entries))
+
+
+@cli.command()
 @_db_option
 @click.option("--port", default=8001, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")

@@ -95,3 +95,91 @@ def hits(results: Sequence[dict[str, Any]]) -> str:
         out.append(wrap(textwrap.shorten(h["text"], 400, placeholder=" …"), indent="   "))
         out.append(f"   [{citation(h)}]")
     return "\n".join(out)
+
+
+def _names_line(names: dict[str, list[dict[str, Any]]]) -> str:
+    parts = []
+    for lang in sorted(k for k in names if k != "en"):
+        texts = list(dict.fromkeys(n["text"] for n in names[lang]))
+        parts.append(f"{lang}: " + " / ".join(texts[:3]))
+    other_en = list(dict.fromkeys(n["text"] for n in names.get("en", [])))[1:]
+    if other_en:
+        parts.insert(0, "also: " + " / ".join(other_en[:3]))
+    return "  [" + "; ".join(parts) + "]" if parts else ""
+
+
+def timing(roots: Sequence[dict[str, Any]]) -> str:
+    lines: list[str] = []
+
+    def walk(node: dict[str, Any], indent: str) -> None:
+        label = f"{node['label']}. " if node["label"] else ""
+        lines.append(
+            f"{indent}{label}{node['en']}{_names_line(node['names'])}  ({node['rules']} rules)"
+        )
+        for prop in node["properties"]:
+            cites = ", ".join(s["rule"] for s in prop["sources"][:4])
+            more = f" +{len(prop['sources']) - 4}" if len(prop["sources"]) > 4 else ""
+            lines.append(f"{indent}    · {prop['display']}  — {cites}{more}")
+        for child in node["children"]:
+            walk(child, indent + "  ")
+
+    for root in roots:
+        lines.append(f"== {root['tree']} ==")
+        walk(root, "")
+        lines.append("")
+    return "\n".join(lines).rstrip()
+
+
+def card(view: dict[str, Any]) -> str:
+    lines = [f"{view['name']}  ({view['kind']}, {view['game_name']}; id {view['id']})"]
+    others = [a for a in view["aliases"] if a["alias"] != view["name"]]
+    if others:
+        lines.append(
+            "  also: "
+            + ", ".join(
+                f"{a['alias']} ({a['kind']}{', ' + a['lang'] if a['lang'] != 'en' else ''})"
+                for a in others
+            )
+        )
+    for fact in view["facts"]:
+        lines.append(
+            f"  {fact['field']}: {fact['value']}  [{fact['rule']}, {authority(fact['provenance'])}]"
+        )
+    for x in view["restrictions"]:
+        lines.append(f"  {x['list']} list: {x['status']} (written {x['name']!r})  [{x['rule']}]")
+    if view["notes"]:
+        lines.append("  note: " + textwrap.shorten(view["notes"], 300))
+    for group in view["rulings_by_timing"]:
+        where = (
+            f"{group['timing_name']} ({group['tree']})"
+            if group["timing"]
+            else "No particular timing window"
+        )
+        lines.append("")
+        lines.append(f"▸ {where}")
+        for r in group["rulings"]:
+            head = " ".join(
+                p for p in (r["kind"], r["label"], r["title"] and f"“{r['title']}”") if p
+            )
+            lines.append(f"  {r['id']} · {head}")
+            lines.append(wrap(textwrap.shorten(r["text"], 360, placeholder=" …"), indent="    "))
+            source = f"{r['file']}:{r['line_start']}"
+            lines.append(
+                f"    [{r['lang']} · {authority(r['provenance'])} · {r['era']} · {source}]"
+            )
+    return "\n".join(lines)
+
+
+def terms(entries: Sequence[dict[str, Any]]) -> str:
+    lines = []
+    for e in entries:
+        lines.append(f"{e['en']}  ({e['term']}, {e['game'] if e['game'] != '*' else 'every game'})")
+        for r in e["renderings"]:
+            where = (
+                ", ".join(f"{doc}: {n}" for doc, n in r["counts"].items()) or "not in the corpus"
+            )
+            mark = " (preferred)" if r["preferred"] else ""
+            source = "en, machine translation" if r["source"] == "en_mt" else r["lang"]
+            lines.append(f"  {source:<26} {r['text']}{mark}  — {where}")
+        lines.append("")
+    return "\n".join(lines).rstrip()

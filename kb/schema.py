@@ -183,6 +183,124 @@ TABLES: dict[str, tuple[dict[str, type], str, list[tuple[str, str, str]]]] = {
             ("new_rule", "rules", "id"),
         ],
     ),
+    # ---- Structured knowledge ----------------------------------------------------------------
+    "timing_nodes": (
+        {
+            "id": str,
+            "tree": str,
+            "game": str,
+            "ruleset": str,
+            "parent": str,
+            "ord": int,
+            "depth": int,
+            "kind": str,
+            "label": str,
+            "en": str,
+        },
+        "id",
+        [("game", "games", "id"), ("parent", "timing_nodes", "id")],
+    ),
+    "timing_names": (
+        {"id": int, "node": str, "lang": str, "text": str, "document": str, "section": str},
+        "id",
+        [
+            ("node", "timing_nodes", "id"),
+            ("document", "documents", "id"),
+            ("section", "sections", "id"),
+        ],
+    ),
+    "timing_rules": (
+        {"id": int, "node": str, "rule": str, "relation": str},
+        "id",
+        [("node", "timing_nodes", "id"), ("rule", "rules", "id")],
+    ),
+    "timing_properties": (
+        {"id": int, "node": str, "key": str, "value": str, "display": str, "rule": str},
+        "id",
+        [("node", "timing_nodes", "id"), ("rule", "rules", "id")],
+    ),
+    "cards": (
+        {"id": str, "game": str, "name": str, "kind": str, "source": str, "notes": str},
+        "id",
+        [("game", "games", "id")],
+    ),
+    "card_aliases": (
+        {"id": int, "card": str, "alias": str, "lang": str, "kind": str},
+        "id",
+        [("card", "cards", "id")],
+    ),
+    "card_facts": (
+        {"id": int, "card": str, "field": str, "value": str, "rule": str},
+        "id",
+        [("card", "cards", "id"), ("rule", "rules", "id")],
+    ),
+    # A ruling is a rule that names a card, or a worked example or FAQ entry; its id is the rule's.
+    "rulings": (
+        {"id": str, "timing": str, "kind": str, "title": str, "question": str, "answer": str},
+        "id",
+        [("id", "rules", "id"), ("timing", "timing_nodes", "id")],
+    ),
+    "ruling_cards": (
+        {"id": int, "ruling": str, "card": str, "ord": int},
+        "id",
+        [("ruling", "rulings", "id"), ("card", "cards", "id")],
+    ),
+    "ruling_steps": (
+        {
+            "id": int,
+            "ruling": str,
+            "ord": int,
+            "text": str,
+            "event": str,
+            "actor": str,
+            "cards": str,
+        },
+        "id",
+        [("ruling", "rulings", "id")],
+    ),
+    "restrictions": (
+        {"id": int, "list": str, "status": str, "ord": int, "name": str, "card": str, "rule": str},
+        "id",
+        [("card", "cards", "id"), ("rule", "rules", "id")],
+    ),
+    "terms": (
+        {"id": str, "game": str, "en": str, "forms": str},
+        "id",
+        [],
+    ),
+    "term_renderings": (
+        {
+            "id": int,
+            "term": str,
+            "lang": str,
+            "source": str,
+            "text": str,
+            "preferred": int,
+            "note": str,
+        },
+        "id",
+        [("term", "terms", "id")],
+    ),
+    "term_counts": (
+        {
+            "id": int,
+            "term": str,
+            "document": str,
+            "lang": str,
+            "source": str,
+            "text": str,
+            "preferred": int,
+            "count": int,
+        },
+        "id",
+        [("term", "terms", "id"), ("document", "documents", "id")],
+    ),
+    # A machine translation read in official terms; the raw text stays in rules.text.
+    "readings": (
+        {"rule": str, "text": str, "changes": str},
+        "rule",
+        [("rule", "rules", "id")],
+    ),
 }
 
 INDEXES: list[tuple[str, list[str]]] = [
@@ -205,6 +323,23 @@ INDEXES: list[tuple[str, list[str]]] = [
     ("rule_changes", ["old_document", "new_document", "kind"]),
     ("rule_changes", ["old_rule"]),
     ("rule_changes", ["new_rule"]),
+    ("timing_nodes", ["tree", "parent", "ord"]),
+    ("timing_names", ["node"]),
+    ("timing_rules", ["node"]),
+    ("timing_rules", ["rule"]),
+    ("timing_properties", ["node"]),
+    ("cards", ["game"]),
+    ("card_aliases", ["card"]),
+    ("card_aliases", ["alias"]),
+    ("card_facts", ["card"]),
+    ("rulings", ["timing"]),
+    ("ruling_cards", ["card"]),
+    ("ruling_cards", ["ruling"]),
+    ("ruling_steps", ["ruling", "ord"]),
+    ("restrictions", ["list", "status"]),
+    ("restrictions", ["card"]),
+    ("term_renderings", ["term"]),
+    ("term_counts", ["term", "document"]),
 ]
 
 UNIQUE_INDEXES: list[tuple[str, list[str]]] = [("rules", ["seq"])]

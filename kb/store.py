@@ -138,6 +138,166 @@ def _write_alignments(db: sqlite_utils.Database, result: PipelineResult) -> None
     )
 
 
+def _numbered(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Give rows an ``id`` 1, 2, 3... in the (deterministic) order they come."""
+    return [{"id": i, **row} for i, row in enumerate(rows, start=1)]
+
+
+def _write_knowledge(db: sqlite_utils.Database, result: PipelineResult) -> None:
+    from ingest.glossary import load_glossary
+
+    k = result.knowledge
+    t = k.timing
+    insert = {name: db[name].insert_all for name in schema.TABLES}  # type: ignore[union-attr]
+    insert["timing_nodes"](
+        {
+            "id": n.id,
+            "tree": n.tree,
+            "game": n.game,
+            "ruleset": n.ruleset,
+            "parent": n.parent,
+            "ord": n.ord,
+            "depth": n.depth,
+            "kind": n.kind,
+            "label": n.label,
+            "en": n.en,
+        }
+        for n in t.nodes
+    )
+    insert["timing_names"](
+        _numbered(
+            {
+                "node": n.node,
+                "lang": n.lang,
+                "text": n.text,
+                "document": n.document,
+                "section": n.section,
+            }
+            for n in t.names
+        )
+    )
+    insert["timing_rules"](
+        _numbered({"node": r.node, "rule": r.rule, "relation": r.relation} for r in t.rules)
+    )
+    insert["timing_properties"](
+        _numbered(
+            {"node": p.node, "key": p.key, "value": p.value, "display": p.display, "rule": p.rule}
+            for p in t.properties
+        )
+    )
+    insert["cards"](
+        {
+            "id": c.id,
+            "game": c.game,
+            "name": c.name,
+            "kind": c.kind,
+            "source": c.source,
+            "notes": c.notes,
+        }
+        for c in k.cards
+    )
+    insert["card_aliases"](
+        _numbered(
+            {"card": a.card, "alias": a.alias, "lang": a.lang, "kind": a.kind} for a in k.aliases
+        )
+    )
+    insert["card_facts"](
+        _numbered(
+            {"card": f.card, "field": f.field, "value": f.value, "rule": f.rule} for f in k.facts
+        )
+    )
+    insert["rulings"](
+        {
+            "id": r.id,
+            "timing": r.timing,
+            "kind": r.kind,
+            "title": r.title,
+            "question": r.question,
+            "answer": r.answer,
+        }
+        for r in k.rulings
+    )
+    insert["ruling_cards"](
+        _numbered(
+            {"ruling": r.id, "card": c, "ord": i}
+            for r in k.rulings
+            for i, c in enumerate(r.card_ids, 1)
+        )
+    )
+    insert["ruling_steps"](
+        _numbered(
+            {
+                "ruling": s.ruling,
+                "ord": s.ord,
+                "text": s.text,
+                "event": s.event,
+                "actor": s.actor,
+                "cards": " ".join(s.cards),
+            }
+            for s in k.steps
+        )
+    )
+    insert["restrictions"](
+        _numbered(
+            {
+                "list": r.list,
+                "status": r.status,
+                "ord": r.ord,
+                "name": r.name,
+                "card": r.card,
+                "rule": r.rule,
+            }
+            for r in k.restrictions
+        )
+    )
+    glossary = load_glossary()
+    insert["terms"](
+        {
+            "id": term.id,
+            "game": term.game,
+            "en": term.en,
+            "forms": json.dumps(list(term.en_forms), ensure_ascii=False),
+        }
+        for term in glossary.terms
+    )
+    insert["term_renderings"](
+        _numbered(
+            {
+                "term": r.term,
+                "lang": r.lang,
+                "source": r.source,
+                "text": r.text,
+                "preferred": int(r.preferred),
+                "note": r.note,
+            }
+            for term in glossary.terms
+            for r in term.renderings
+        )
+    )
+    insert["term_counts"](
+        _numbered(
+            {
+                "term": c.term,
+                "document": c.document,
+                "lang": c.lang,
+                "source": c.source,
+                "text": c.text,
+                "preferred": int(c.preferred),
+                "count": c.count,
+            }
+            for c in k.term_counts
+        )
+    )
+    insert["readings"](
+        {
+            "rule": r.rule,
+            "text": r.text,
+            "changes": json.dumps([list(c) for c in r.changes], ensure_ascii=False),
+        }
+        for r in k.readings
+    )
+
+
 def write_database(
     result: PipelineResult, db_path: Path, progress: Progress | None = None
 ) -> dict[str, int]:
@@ -277,6 +437,8 @@ def _write(result: PipelineResult, path: Path, say: Progress) -> dict[str, int]:
         db["duplicates"].insert_all(dup_rows)  # type: ignore[union-attr]
     say("write alignments, checks and version changes")
     _write_alignments(db, result)
+    say("write timing graph, cards, rulings, restriction lists, glossary")
+    _write_knowledge(db, result)
     db["build_warnings"].insert_all(  # type: ignore[union-attr]
         {"id": i, "message": w} for i, w in enumerate(result.warnings, start=1)
     )

@@ -1,0 +1,63 @@
+"""Stage 10, extract: structured knowledge built from the stored text and curated data.
+
+timing graph (timing.py) -> cards (cards.py) -> rulings (rulings.py) -> restriction lists
+(restrictions.py) -> glossary counts and official-terms readings (terms.py). Everything
+links back to the rules that state it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..glossary import Glossary
+from ..records import (
+    Card,
+    CardAlias,
+    CardFact,
+    DocumentResult,
+    Reading,
+    Restriction,
+    Ruling,
+    RulingStep,
+    TermCount,
+)
+from .cards import extract_cards
+from .restrictions import extract_restrictions
+from .rulings import extract_rulings
+from .terms import count_terms, readings
+from .timing import TimingResult, build_timing
+
+
+@dataclass
+class Knowledge:
+    timing: TimingResult = field(default_factory=TimingResult)
+    cards: list[Card] = field(default_factory=list)
+    aliases: list[CardAlias] = field(default_factory=list)
+    facts: list[CardFact] = field(default_factory=list)
+    mentions: dict[str, list[str]] = field(default_factory=dict)
+    rulings: list[Ruling] = field(default_factory=list)
+    steps: list[RulingStep] = field(default_factory=list)
+    restrictions: list[Restriction] = field(default_factory=list)
+    term_counts: list[TermCount] = field(default_factory=list)
+    readings: list[Reading] = field(default_factory=list)
+
+
+def extract_knowledge(documents: list[DocumentResult], glossary: Glossary) -> Knowledge:
+    timing = build_timing(documents)
+    cards = extract_cards(documents)
+    exact = [(a.alias, a.card) for a in cards.aliases if a.kind in ("name", "case", "alias")]
+    rulings, steps = extract_rulings(documents, cards.mentions, timing.rule_node, exact)
+    resolve = {a.alias.casefold(): a.card for a in cards.aliases}
+    names = {c.id: c.name for c in cards.cards}
+    return Knowledge(
+        timing=timing,
+        cards=cards.cards,
+        aliases=cards.aliases,
+        facts=cards.facts,
+        mentions=cards.mentions,
+        rulings=rulings,
+        steps=steps,
+        restrictions=extract_restrictions(documents, glossary, resolve),
+        term_counts=count_terms(documents, glossary),
+        readings=readings(documents, glossary, cards.aliases, names),
+    )

@@ -1,0 +1,52 @@
+"""The glossary as stored: terms, renderings per language, and counts per document."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from .db import KbError, run
+
+
+def terms(conn: sqlite3.Connection, term: str = "") -> list[dict[str, Any]]:
+    """Terms with their renderings and counts; ``term`` is an id, English term or any rendering."""
+    key = term.strip()
+    if key:
+        ids = [
+            r[0]
+            for r in conn.execute(
+                "SELECT DISTINCT term FROM term_renderings WHERE lower(text) = lower(?) "
+                "UNION SELECT id FROM terms WHERE lower(id) = lower(?) OR lower(en) = lower(?) "
+                "ORDER BY 1",
+                (key, key, key),
+            )
+        ]
+        if not ids:
+            raise KbError(f"no glossary term {term!r} (kb terms lists them all)")
+    else:
+        ids = [""]
+    out: dict[str, dict[str, Any]] = {}
+    for tid in ids:
+        for row in run(conn, "terms", term=tid):
+            entry = out.setdefault(
+                row["term"],
+                {"term": row["term"], "game": row["game"], "en": row["en"], "renderings": {}},
+            )
+            rendering = entry["renderings"].setdefault(
+                (row["lang"], row["source"], row["text"]),
+                {
+                    "lang": row["lang"],
+                    "source": row["source"],
+                    "text": row["text"],
+                    "preferred": bool(row["preferred"]),
+                    "note": row["note"],
+                    "counts": {},
+                    "total": 0,
+                },
+            )
+            if row["document"]:
+                rendering["counts"][row["document"]] = row["count"]
+                rendering["total"] += row["count"]
+    for entry in out.values():
+        entry["renderings"] = list(entry["renderings"].values())
+    return list(out.values())

@@ -1,0 +1,79 @@
+"""The timing graph as a tree: nodes with their names, properties and citations."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from .db import KbError, run
+
+
+def game_id(conn: sqlite3.Connection, name: str) -> str:
+    """A game id from its id, name or alias ("ygo", "Force of Will")."""
+    import json
+
+    wanted = name.strip().casefold()
+    for row in conn.execute("SELECT id, name, aliases FROM games ORDER BY id"):
+        if wanted in {
+            row["id"].casefold(),
+            row["name"].casefold(),
+            *(a.casefold() for a in json.loads(row["aliases"])),
+        }:
+            return row["id"]
+    raise KbError(f"unknown game {name!r}")
+
+
+def timing_tree(conn: sqlite3.Connection, game: str, ruleset: str = "") -> list[dict[str, Any]]:
+    """Root nodes of every timing tree of ``game`` (optionally one ruleset), children nested."""
+    gid = game_id(conn, game)
+    rows = run(conn, "timing_tree", game=gid, ruleset=ruleset)
+    if not rows:
+        known = sorted({r["ruleset"] for r in run(conn, "timing_tree", game=gid, ruleset="")})
+        hint = (
+            f"; rulesets: {', '.join(known)}"
+            if known
+            else "; the corpus describes no timing for this game"
+        )
+        raise KbError(
+            f"no timing graph for {game!r}{' ruleset ' + repr(ruleset) if ruleset else ''}{hint}"
+        )
+    names: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    for n in run(conn, "timing_names", game=gid):
+        names.setdefault(n["node"], {}).setdefault(n["lang"], []).append(
+            {"text": n["text"], "document": n["document"], "variant": n["variant"]}
+        )
+    props: dict[str, dict[tuple[str, str], dict[str, Any]]] = {}
+    for p in run(conn, "timing_properties", game=gid):
+        entry = props.setdefault(p["node"], {}).setdefault(
+            (p["key"], p["value"]),
+            {"key": p["key"], "value": p["value"], "display": p["display"], "sources": []},
+        )
+        entry["sources"].append(
+            {
+                "rule": p["rule"],
+                "document": p["document"],
+                "lang": p["lang"],
+                "provenance": p["provenance"],
+                "era": p["era"],
+            }
+        )
+    by_id: dict[str, dict[str, Any]] = {}
+    roots: list[dict[str, Any]] = []
+    for row in rows:
+        node = {
+            **row,
+            "names": names.get(row["id"], {}),
+            "properties": list(props.get(row["id"], {}).values()),
+            "children": [],
+        }
+        by_id[row["id"]] = node
+    for row in sorted(rows, key=lambda r: (r["tree"], r["depth"], r["ord"])):
+        node = by_id[row["id"]]
+        (by_id[row["parent"]]["children"] if row["parent"] in by_id else roots).append(node)
+    for node in by_id.values():
+        node["children"].sort(key=lambda n: n["ord"])
+    return roots
+
+
+def node_rules(conn: sqlite3.Connection, node: str) -> list[dict[str, Any]]:
+    return run(conn, "timing_rules", node=node)

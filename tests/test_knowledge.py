@@ -1,0 +1,295 @@
+"""Structured knowledge on the real corpus: timing graph, cards, rulings, lists, glossary."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import queries
+from kb.cards import card_view, find_card
+from kb.db import run
+from kb.terms import terms
+from kb.timing import timing_tree
+
+
+def kb_json(db: Path, *args: str) -> object:
+    out = subprocess.run(
+        [sys.executable, "-m", "kb", *args, "--db", str(db), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def _walk(nodes: list[dict]) -> list[dict]:
+    out = []
+    for n in nodes:
+        out.append(n)
+        out += _walk(n["children"])
+    return out
+
+
+def _find(nodes: list[dict], node_id: str) -> dict:
+    return next(n for n in _walk(nodes) if n["id"] == node_id)
+
+
+def test_tcg_damage_step_has_seven_substeps_with_names(built_db: Path) -> None:
+    roots = kb_json(built_db, "timing", "yugioh", "--ruleset", "tcg")
+    damage = _find(roots, "yugioh-tcg-damage-step")
+    subs = damage["children"]
+    assert [s["label"] for s in subs] == ["1", "2", "3", "4", "5", "6", "7"]
+    assert [s["en"] for s in subs][3] == "During damage calculation"
+    during = subs[3]
+    vi_used = [n["text"] for n in during["names"]["vi"] if n["document"] == "ygo-damage-step"]
+    assert vi_used == ["Vào lúc tính toán thiệt hại"]
+    props = {
+        (p["key"], p["value"]): [s["rule"] for s in p["sources"]] for p in during["properties"]
+    }
+    assert props[("chains", "one")] == ["ygo-damage-step:buoc-phu-4-vao-luc-tinh-toan-thiet.2"]
+    assert props[("responses", "no")] == ["ygo-damage-step:van-de-honest.5"]
+    assert ("cannot_activate", "effects that only change ATK/DEF") in props
+    assert ("can_activate", "Counter Traps") in props
+    # The sub-step before it allows several Chains and ATK/DEF changes.
+    before = {(p["key"], p["value"]) for p in subs[2]["properties"]}
+    assert {("chains", "multiple"), ("can_activate", "effects that change ATK/DEF")} <= before
+
+
+def test_ocg_tree_has_turn_phases_and_five_substeps(conn: sqlite3.Connection) -> None:
+    roots = timing_tree(conn, "ygo", "ocg")
+    turn = _find(roots, "yugioh-ocg-turn")
+    assert [c["en"] for c in turn["children"]] == [
+        "Draw Phase",
+        "Standby Phase",
+        "Main Phase 1",
+        "Battle Phase",
+        "Main Phase 2",
+        "End Phase",
+    ]
+    # 004's machine-translated phase names are linked to the phases.
+    assert [n["text"] for n in turn["children"][0]["names"]["en"] if n["document"]] == ["Drawphase"]
+    damage = _find(roots, "yugioh-ocg-damage-step")
+    assert len(damage["children"]) == 5
+    during = damage["children"][2]
+    props = {(p["key"], p["value"]) for p in during["properties"]}
+    assert {
+        ("chains", "one"),
+        ("responses", "no"),
+        ("cannot_activate", "any card or effect"),
+    } <= props
+
+
+def test_fow_timing_links_basic_rules_and_comprehensive_rules(conn: sqlite3.Connection) -> None:
+    roots = timing_tree(conn, "force of will")
+    turn = _find(roots, "fow-turn")
+    assert [c["en"] for c in turn["children"]] == [
+        "Draw Phase",
+        "Recovery Phase",
+        "Main Phase",
+        "End Phase",
+    ]
+    battle = _find(roots, "fow-battle")
+    assert [c["en"] for c in battle["children"]] == [
+        "Beginning of Battle Step",
+        "Declare Attack Step",
+        "Declare Block Step",
+        "Battle Resolution",
+        "End of Battle Step",
+    ]
+    for node_id in (
+        "fow-draw-phase",
+        "fow-recovery-phase",
+        "fow-main-phase",
+        "fow-end-phase",
+        "fow-beginning-of-battle-step",
+        "fow-declare-attack-step",
+        "fow-declare-block-step",
+        "fow-end-of-battle-step",
+    ):
+        docs = {r["document"] for r in run(conn, "timing_rules", node=node_id)}
+        assert {"fow-basic", "fow-cr-7.0", "fow-cr-8.01"} <= docs, node_id
+    draw = {r["id"] for r in run(conn, "timing_rules", node="fow-draw-phase")}
+    assert {"fow-cr-8.01:502.3", "fow-basic:draw-phase.4"} <= draw
+    # The turn player gets priority, per the Comprehensive Rules.
+    priority = [p for p in _find(roots, "fow-draw-phase")["properties"] if p["key"] == "priority"][
+        0
+    ]
+    assert "fow-cr-8.01:502.2" in [s["rule"] for s in priority["sources"]]
+
+
+def test_vanguard_has_no_invented_timing(conn: sqlite3.Connection) -> None:
+    from kb.db import KbError
+
+    with pytest.raises(KbError, match="describes no timing"):
+        timing_tree(conn, "vanguard")
+
+
+def _quoted_003(corpus_dir: Path) -> set[str]:
+    text = (corpus_dir / "003_eab9188e51b676e0.txt").read_text(encoding="utf-8")
+    return {" ".join(q.split()) for q in re.findall(r'["“]([^"“”\n]{1,80}?)["”]', text)}
+
+
+def test_quoted_card_names_of_003_are_cards_and_phrases_are_not(
+    conn: sqlite3.Connection, corpus_dir: Path
+) -> None:
+    quoted = _quoted_003(corpus_dir)
+    labels = {q for q in quoted if q.startswith("Bước phụ")}
+    phrases = {q for q in quoted if re.search(r"[à-ỹđ]", q) and q not in labels}
+    assert labels and phrases  # "Bước phụ 1", "vào lúc tính toán thiệt hại", "tự-hủy"...
+    names = quoted - labels - phrases
+    aliases = {row["alias"].casefold() for row in run(conn, "card_aliases", game="yugioh")}
+    found = {n for n in names if n.casefold() in aliases}
+    assert len(found) / len(names) >= 0.95, sorted(names - found)
+    card_names = {row[0].casefold() for row in conn.execute("SELECT name FROM cards")}
+    assert not {p.casefold() for p in labels | phrases} & card_names
+
+
+def test_card_aliases_archetypes_and_data(conn: sqlite3.Connection) -> None:
+    kinds = dict(
+        conn.execute(
+            "SELECT name, kind FROM cards WHERE name IN ('Crystal Beast', 'Gladiator Beast', "
+            "'Crystal Beast Topaz Tiger')"
+        ).fetchall()
+    )
+    assert kinds == {
+        "Crystal Beast": "archetype",
+        "Gladiator Beast": "archetype",
+        "Crystal Beast Topaz Tiger": "card",
+    }
+    assert find_card(conn, "chestnut ball").card["name"] == "Kuriboh"
+    assert find_card(conn, "strong desire pot").card["name"] == "Pot of Greed"
+    assert find_card(conn, "闪电").card["name"] == "Raigeki"
+    assert find_card(conn, 'Star-vader, "Omega" Glendios').card["game"] == "vanguard"
+    honest = find_card(conn, "honest")
+    assert honest.exact and honest.card["name"] == "Honest"
+    assert {a["alias"] for a in card_view(conn, "honest")["aliases"]} == {"Honest", "honest"}
+    facts = {
+        f["field"]: f["value"] for f in card_view(conn, "breaker-the-magical-warrior")["facts"]
+    }
+    assert facts["atk"] == "1600" and facts["def"] == "1000" and facts["password"] == "71413901"
+    assert (
+        facts["level"] == "4"
+        and facts["attribute"] == "Dark"
+        and facts["card_type"] == "Effect Monster"
+    )
+    assert "ブレ" in facts["name_ja"] and facts["type"] == "Magician"
+
+
+def test_fuzzy_lookup_exact_wins_and_ambiguity_is_reported(conn: sqlite3.Connection) -> None:
+    assert find_card(conn, "honset").card["id"] == "honest"
+    assert find_card(conn, "Honest Merchant").card is None  # never a different card
+    magician = find_card(conn, "magician")
+    assert magician.card is None and magician.ambiguous
+    assert {"Dark Magician", "Apprentice Magician"} <= {c["name"] for c in magician.candidates}
+    assert find_card(conn, "qwxz zzkv").card is None and not find_card(conn, "qwxz zzkv").candidates
+
+
+def test_honest_rulings_under_damage_step_windows(built_db: Path) -> None:
+    data = kb_json(built_db, "card", "honest")
+    assert data["exact"] and data["card"]["name"] == "Honest"
+    groups = {g["timing"]: g for g in data["card"]["rulings_by_timing"]}
+    during = groups["yugioh-tcg-during-damage-calculation"]
+    example = next(r for r in during["rulings"] if r["title"] == "Honest Vs. Honest")
+    assert (example["kind"], example["lang"], example["provenance"]) == (
+        "example",
+        "vi",
+        "community",
+    )
+    assert example["era"].startswith("2010")
+    events = [s["event"] for s in example["steps"]]
+    assert events == [
+        "setup",
+        "setup",
+        "attack",
+        "activate",
+        "respond",
+        "cannot",
+        "resolve",
+        "result",
+    ]
+    assert [s["actor"] for s in example["steps"]][3:7] == ["A", "B", "B", "B"]
+    assert "2014" in data["card"]["notes"]
+
+
+def test_faq_entries_are_structured_rulings(conn: sqlite3.Connection) -> None:
+    faq = conn.execute(
+        "SELECT question, answer FROM rulings WHERE kind = 'faq' AND question LIKE 'How to launch%'"
+    ).fetchone()
+    assert faq["answer"].startswith("Prely on the back of the trap card")
+    breaker = conn.execute(
+        "SELECT r.id FROM rulings r JOIN ruling_cards c ON c.ruling = r.id "
+        "WHERE c.card = 'breaker-the-magical-warrior' AND r.kind = 'faq'"
+    ).fetchall()
+    assert len(breaker) == 1
+
+
+def test_restriction_lists(conn: sqlite3.Connection) -> None:
+    rows = run(conn, "restrictions", list="", card="pot-of-greed")
+    assert {(r["list"], r["status"]) for r in rows} == {
+        ("DM5", "limited"),
+        ("DM6", "limited"),
+        ("DMI", "limited"),
+    }
+    dmi = run(conn, "restrictions", list="dmi", card="")
+    assert dmi[0]["name"] == "闪电" and dmi[0]["card"] == "raigeki"
+    statuses = {r["status"] for r in run(conn, "restrictions", list="dm6", card="")}
+    assert statuses == {"limited", "semi-limited", "forbidden"}
+    voice = [
+        r
+        for r in run(conn, "restrictions", list="dm5", card="")
+        if r["card"] == "call-of-the-haunted"
+    ]
+    assert voice[0]["name"] == "Voice of Life and Death"
+
+
+def test_resonator_renderings_with_counts_per_variant(built_db: Path) -> None:
+    entries = kb_json(built_db, "terms", "resonator")
+    vi = {r["text"]: r["counts"] for r in entries[0]["renderings"] if r["lang"] == "vi"}
+    assert vi["cộng hưởng"] == {"fow-basic-vi-mt1": 11, "fow-basic-vi-mt2": 4}
+    assert vi["tiếng kêu vang"] == {"fow-basic-vi-mt2": 7}
+    assert vi["bộ cộng hưởng"] == {"fow-basic-vi-mt1": 2}
+    assert vi["âm vang"] == {"fow-basic-vi-mt2": 1}
+
+
+def test_a_rendering_finds_its_term(conn: sqlite3.Connection) -> None:
+    assert [e["term"] for e in terms(conn, "cemetery")] == ["graveyard"]
+    mt = next(r for r in terms(conn, "graveyard")[0]["renderings"] if r["text"] == "cemetery")
+    assert mt["source"] == "en_mt" and mt["counts"]["ygo-gameking-2005"] > 10
+
+
+def test_machine_translation_gets_an_official_terms_reading(conn: sqlite3.Connection) -> None:
+    row = conn.execute(
+        "SELECT r.text AS raw, x.text AS reading, x.changes FROM readings x "
+        "JOIN rules r ON r.id = x.rule WHERE r.text LIKE 'dm5 restriction card:%'"
+    ).fetchone()
+    assert row["raw"].startswith("dm5 restriction card: lightning, black holes")
+    assert row["reading"].startswith("dm5 Limited card: Raigeki, Dark Hole")
+    assert ["strong desire pot", "Pot of Greed"] in json.loads(row["changes"])
+    cemetery = conn.execute(
+        "SELECT x.text FROM readings x JOIN rules r ON r.id = x.rule "
+        "WHERE r.text LIKE '%cemetery%' LIMIT 1"
+    ).fetchone()[0]
+    assert "Graveyard" in cemetery and "cemetery" not in cemetery
+
+
+def test_every_named_query_runs(conn: sqlite3.Connection) -> None:
+    samples = {
+        "id": "fow-cr-8.01:103.4",
+        "number": "103.4",
+        "q": "honest",
+        "game": "yugioh",
+        "node": "yugioh-tcg-during-damage-calculation",
+        "term": "resonator",
+    }
+    for name in queries.names():
+        query = queries.load(name)
+        assert query.title and query.description, name
+        params = {p: samples.get(p, "") for p in query.params}
+        conn.execute(query.sql, params).fetchall()
