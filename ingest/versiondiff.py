@@ -1,13 +1,400 @@
 """Stage 9, version diff: how each rule changed between two versions of a rulebook.
 
-Placeholder until the differ lands: returns no changes.
+Which documents are compared comes from the data, not from document ids: documents of the same
+game, ruleset, language and variant that carry a ``spec.version`` are ordered by version (then
+effective date) and each one is compared with the next.
+
+Only numbered rules (``kind == "rule"``) take part. Unnumbered paragraphs of a comprehensive-rules
+file are its title and dates, which differ in every version by definition; section headings are
+not rules either.
+
+Every old rule ends up in exactly one change that is not ``added`` and every new rule in exactly
+one change that is not ``removed``, so per pair::
+
+    old rules = unchanged + reworded + moved + removed
+    new rules = unchanged + reworded + moved + added
+
+Kinds and their ``detail``:
+
+``unchanged``  same number, same words. Differences in whitespace, punctuation, quotation marks
+               or letter case do not count as a change (a PDF extraction that glues "game wins"
+               into "gamewins" or drops the quotes around 'ruler' says the same rule); they are
+               noted as ``cosmetic: <word diff>``.
+``reworded``   same number, different words; ``detail`` is a compact word diff.
+``moved``      a different number: ``"314.3a -> 316.3a"`` (cosmetic differences are not
+               noted), or ``"710.2d -> 712.2d; reworded: <word diff>"`` when the words changed
+               too. Moved-and-reworded is one ``moved`` change: the kind says where to look for
+               the rule, the detail says whether its words changed.
+``added``      a new rule with no counterpart; ``"split from 805.2"`` when its text was a piece
+               of an old rule's text.
+``removed``    an old rule with no counterpart; ``"merged into 905.3"`` when its text became a
+               piece of a new rule's text.
+
+Word diffs use the wdiff notation ``[-old words-] {+new words+}`` with a few words of context
+and ``…`` for elided text.
+
+Matching is global, not rule by rule, in three passes:
+
+1. anchors: same number, same words and, for a sub-rule, a similar parent;
+2. best first: every remaining old/new pair is scored with rapidfuzz (``fuzz.ratio`` on the
+   case-folded words, one C call per old rule) and pairs are taken greedily, highest score
+   first, each rule at most once. A pair qualifies with :data:`MOVED_MIN` similarity;
+   :data:`SAME_NUMBER_MIN` is enough when the number is kept, and any similarity when the
+   number is kept and one text contains the other (a rule extended under its number). The
+   score is the similarity plus bonuses for evidence of identity: :data:`PARENT_BONUS` for
+   sub-rules of similar parents (or two top-level rules), :data:`NUMBER_BONUS` for a kept
+   number, :data:`SECTION_BONUS` for a section of the same title. So "[Barrier] is a
+   continuous ability." pairs with 8.01's "[Barrier] is a continuous ability held by a card or
+   player.", not with the closer "Crest is a continuous ability." under [Crest]; and of two
+   identical boilerplate sub-rules ("In other instances, the card moves as specified.") each
+   follows its own parent through a renumbered block. Exact ties go to the pair whose parents
+   and neighbours match best;
+3. same slot: an old rule left over between two matched rules is paired with a left-over new
+   rule between their counterparts at :data:`SLOT_MIN`, since the position is evidence too.
+
+Splits and merges keep the five kinds, and every rule id appears once per pair: the part of a
+split rule that keeps its place is ``reworded`` or ``moved``, the new piece is ``added`` with
+``split from``; a rule absorbed by another is ``removed`` with ``merged into``. A piece must
+have :data:`PIECE_MIN` of its words in order in the longer text, and must be new there (the
+longer rule's counterpart does not hold it), so parallel wording ("A main deck is a pile of
+cards..." / "An extra deck is a pile of cards...") is not a split.
 """
 
 from __future__ import annotations
 
-from .records import Change, DocumentResult
+import bisect
+import difflib
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz, process
+
+from .records import Change, DocumentResult, Rule
+
+SAME_NUMBER_MIN = 50.0
+"""Similarity (0-100) above which a rule that keeps its number is the same rule, reworded."""
+MOVED_MIN = 75.0
+"""Similarity above which a rule with a different number is the same rule, moved."""
+PIECE_MIN = 0.95
+"""Share of a text's words found, in order, in a longer one for it to be a piece of it."""
+SLOT_MIN = 65.0
+"""Similarity above which a rule between the same matched neighbours is the same rule."""
+NUMBER_BONUS = 10.0
+"""Added to a candidate pair's score when the rule keeps its number."""
+SECTION_BONUS = 10.0
+"""Added to a candidate pair's score when the rule stays in a section of the same title."""
+PARENT_BONUS = 15.0
+"""Added when both are top-level rules or sub-rules of similar parents: more than a kept
+number, since "6.1a" under another parent than 6.1's is another rule."""
+DIFF_CONTEXT = 3
+"""Words of unchanged context kept on each side of a change in a ``detail`` word diff."""
+
+_NON_WORD = re.compile(r"[\W_]+")
+_TOKEN = re.compile(r"\S+")
+
+
+@dataclass(frozen=True)
+class _Item:
+    """A numbered rule prepared for matching."""
+
+    rule: Rule
+    form: str  # case-folded words separated by single spaces: what similarity is computed on
+    key: str  # ``form`` without spaces: equal keys mean the same words (glued or not)
+    words: frozenset[str]
+
+
+def _form(text: str) -> str:
+    return _NON_WORD.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """Order versions numerically, so "8.01" follows "7.0" and "10.0" follows "9.1"."""
+    return tuple(int(n) for n in re.findall(r"\d+", version))
+
+
+def version_pairs(
+    documents: Sequence[DocumentResult],
+) -> list[tuple[DocumentResult, DocumentResult]]:
+    """Consecutive versions of the same rulebook: same game, ruleset, language and variant."""
+    groups: dict[tuple[str, str, str, str], list[DocumentResult]] = defaultdict(list)
+    for result in documents:
+        spec = result.doc.spec
+        if spec.version:
+            groups[(spec.game, spec.ruleset, result.doc.lang, result.doc.variant)].append(result)
+    pairs = []
+    for group in groups.values():
+        group.sort(
+            key=lambda r: (version_key(r.doc.spec.version), r.doc.spec.effective, r.doc.doc_id)
+        )
+        pairs += list(zip(group, group[1:], strict=False))
+    return pairs
+
+
+def word_diff(old: str, new: str, context: int | None = DIFF_CONTEXT, exact: bool = False) -> str:
+    """A word diff of two texts in wdiff notation: ``[-removed words-] {+added words+}``.
+
+    Words are compared case-folded and without punctuation unless ``exact``, so the diff shows
+    what a reader would call a change, not the PDF's stray commas. ``context`` words of
+    unchanged text are kept on each side of a change (``None`` keeps the whole text).
+    """
+    old_tokens, new_tokens = _TOKEN.findall(old), _TOKEN.findall(new)
+    keys = (lambda ts: ts) if exact else (lambda ts: [_form(t) for t in ts])
+    matcher = difflib.SequenceMatcher(None, keys(old_tokens), keys(new_tokens), autojunk=False)
+    opcodes = matcher.get_opcodes()
+    if all(tag == "equal" for tag, *_ in opcodes):
+        return ""
+    out: list[str] = []
+    for n, (tag, i1, i2, j1, j2) in enumerate(opcodes):
+        if tag == "equal":
+            words = new_tokens[j1:j2]
+            if context is not None:
+                head = words[:context] if n > 0 else []
+                tail = words[-context:] if n < len(opcodes) - 1 else []
+                if len(head) + len(tail) < len(words):
+                    words = [*head, "…", *tail] if head or tail else ["…"]
+            out += words
+            continue
+        if i2 > i1:
+            out.append(f"[-{' '.join(old_tokens[i1:i2])}-]")
+        if j2 > j1:
+            out.append(f"{{+{' '.join(new_tokens[j1:j2])}+}}")
+    return " ".join(out)
+
+
+class _Matcher:
+    """Pairs the numbered rules of two versions (see the module docstring for the method)."""
+
+    def __init__(
+        self, old: Sequence[_Item], new: Sequence[_Item], sections: Mapping[str, str]
+    ) -> None:
+        self.old, self.new = old, new
+        self.pairs: dict[int, tuple[int, float]] = {}  # old index -> (new index, similarity)
+        self.taken: set[int] = set()
+        old_index = {it.rule.id: i for i, it in enumerate(old)}
+        new_index = {it.rule.id: j for j, it in enumerate(new)}
+        self._old_parent = [old_index.get(it.rule.parent or "") for it in old]
+        self._new_parent = [new_index.get(it.rule.parent or "") for it in new]
+        self._old_section = [_form(sections.get(it.rule.section, "")) for it in old]
+        self._new_section = [_form(sections.get(it.rule.section, "")) for it in new]
+
+    def run(self) -> dict[int, tuple[int, float]]:
+        self._same_number_and_words()
+        self._best_first()
+        self._same_slot()
+        return self.pairs
+
+    def _pair(self, i: int, j: int, sim: float) -> None:
+        self.pairs[i] = (j, sim)
+        self.taken.add(j)
+
+    def _same_number_and_words(self) -> None:
+        by_number = {it.rule.number: j for j, it in enumerate(self.new)}
+        for i, it in enumerate(self.old):
+            j = by_number.get(it.rule.number)
+            if j is not None and self.new[j].key == it.key and self._parents_agree(i, j):
+                self._pair(i, j, 100.0)
+
+    def _best_first(self) -> None:
+        """Greedy assignment over all remaining pairs, best score first."""
+        free = [j for j in range(len(self.new)) if j not in self.taken]
+        choices = [self.new[j].form for j in free]
+        free_by_number = {self.new[j].rule.number: j for j in free}
+        candidates = []
+        for i, it in enumerate(self.old):
+            if i in self.pairs:
+                continue
+            same_number = free_by_number.get(it.rule.number)
+            scored = {
+                free[k]: sim
+                for _, sim, k in process.extract(
+                    it.form, choices, scorer=fuzz.ratio, score_cutoff=SAME_NUMBER_MIN, limit=None
+                )
+            }
+            if (
+                same_number is not None
+                and same_number not in scored
+                and self._extends(i, same_number)
+            ):
+                scored[same_number] = fuzz.ratio(it.form, self.new[same_number].form)
+            for j, sim in scored.items():
+                if j == same_number or sim >= MOVED_MIN:
+                    candidates.append(
+                        (-self._score(i, j, sim, j == same_number), -self._context(i, j), i, j, sim)
+                    )
+        candidates.sort()
+        for _, _, i, j, sim in candidates:
+            if i not in self.pairs and j not in self.taken:
+                self._pair(i, j, sim)
+
+    def _score(self, i: int, j: int, sim: float, same_number: bool) -> float:
+        score = sim + (NUMBER_BONUS if same_number else 0.0)
+        if self._old_section[i] and self._old_section[i] == self._new_section[j]:
+            score += SECTION_BONUS
+        if self._parents_agree(i, j):
+            score += PARENT_BONUS
+        return score
+
+    def _same_slot(self) -> None:
+        """Pair leftovers that sit between the same matched neighbours in both versions.
+
+        The slot is evidence of identity, so a lower threshold applies: "903.2j" reworded and
+        pushed to "903.2k" by an inserted rule is still found.
+        """
+        candidates = []
+        matched = sorted(self.pairs)
+        for i in range(len(self.old)):
+            if i in self.pairs:
+                continue
+            k = bisect.bisect(matched, i)
+            low = self.pairs[matched[k - 1]][0] if k > 0 else -1
+            high = self.pairs[matched[k]][0] if k < len(matched) else len(self.new)
+            for j in range(low + 1, high):
+                if j not in self.taken:
+                    sim = fuzz.ratio(self.old[i].form, self.new[j].form)
+                    if sim >= SLOT_MIN:
+                        candidates.append((-sim, -self._context(i, j), i, j))
+        candidates.sort()
+        for sim, _, i, j in candidates:
+            if i not in self.pairs and j not in self.taken:
+                self._pair(i, j, -sim)
+
+    def _extends(self, i: int, j: int) -> bool:
+        """One text contains the other: a rule extended (or cut) under the same number."""
+        shorter, longer = sorted((self.old[i], self.new[j]), key=lambda it: len(it.form))
+        return _coverage(shorter, longer) >= PIECE_MIN
+
+    def _parent_similarity(self, i: int, j: int) -> float:
+        """100 for two top-level rules, the parents' similarity for two sub-rules, else 0."""
+        po, pn = self._old_parent[i], self._new_parent[j]
+        if po is None or pn is None:
+            return 100.0 if po is None and pn is None else 0.0
+        return fuzz.ratio(self.old[po].form, self.new[pn].form)
+
+    def _parents_agree(self, i: int, j: int) -> bool:
+        """A sub-rule under the same parent (reworded or moved, but recognisably the same)."""
+        return self._parent_similarity(i, j) >= MOVED_MIN
+
+    def _context(self, i: int, j: int) -> float:
+        """How well the surroundings of old rule ``i`` and new rule ``j`` agree (0-300).
+
+        The similarity of their parents and of the previous and next rules: a tie-breaker
+        between equally good candidates.
+        """
+        score = self._parent_similarity(i, j)
+        for d in (-1, 1):
+            if 0 <= i + d < len(self.old) and 0 <= j + d < len(self.new):
+                score += fuzz.ratio(self.old[i + d].form, self.new[j + d].form)
+        return score
+
+
+def _item(rule: Rule) -> _Item:
+    form = _form(rule.text)
+    return _Item(rule, form, form.replace(" ", ""), frozenset(form.split()))
+
+
+def _coverage(piece: _Item, whole: _Item) -> float:
+    """Share of ``piece``'s words that appear, in order, in ``whole`` (0 when clearly few).
+
+    Counted in words, not characters: "Crest is a continuous ability" is not contained in
+    "Barrier is a continuous ability", though nearly all its characters are.
+    """
+    if len(piece.words & whole.words) < PIECE_MIN * len(piece.words):  # fast filter
+        return 0.0
+    words = piece.form.split()
+    matcher = difflib.SequenceMatcher(None, words, whole.form.split(), autojunk=False)
+    return sum(block.size for block in matcher.get_matching_blocks()) / max(len(words), 1)
+
+
+def _piece_of(
+    piece: _Item, wholes: Sequence[tuple[_Item, _Item | None]]
+) -> tuple[_Item, float] | None:
+    """The rule whose text held ``piece`` and whose counterpart in the other version does not.
+
+    ``wholes`` are (rule, its counterpart or None) pairs; the share of ``piece``'s words found
+    in the rule (0-100) comes with it. The counterpart test keeps a sentence repeated in both
+    versions from reading as a split: the text must have left (or be new in) its rule.
+    """
+    best: tuple[_Item, float] | None = None
+    for whole, counterpart in wholes:
+        if len(whole.form) <= len(piece.form):
+            continue
+        share = _coverage(piece, whole)
+        if (
+            share >= PIECE_MIN
+            and (best is None or share > best[1])
+            and (counterpart is None or _coverage(piece, counterpart) < PIECE_MIN)
+        ):
+            best = whole, share
+    return (best[0], 100.0 * best[1]) if best else None
+
+
+def diff_rules(
+    old_document: str,
+    new_document: str,
+    old_rules: Sequence[Rule],
+    new_rules: Sequence[Rule],
+    sections: Mapping[str, str] | None = None,
+) -> list[Change]:
+    """The changes from ``old_rules`` to ``new_rules``, in the new version's reading order.
+
+    ``sections`` maps section ids to titles: a rule that stays in a section of the same title
+    (whatever its number) is preferred to an equally similar one elsewhere. Removed rules come
+    right after the change of the old rule that preceded them.
+    """
+    old = [_item(r) for r in old_rules if r.kind == "rule" and r.number]
+    new = [_item(r) for r in new_rules if r.kind == "rule" and r.number]
+    pairs = _Matcher(old, new, sections or {}).run()
+    back = {j: i for i, (j, _) in pairs.items()}
+    # Only a rule whose words changed can have lost (or gained) a piece of text.
+    after = [new[pairs[i][0]] if i in pairs else None for i in range(len(old))]
+    before = [old[back[j]] if j in back else None for j in range(len(new))]
+    changed_old = [(o, c) for o, c in zip(old, after, strict=True) if c is None or c.key != o.key]
+    changed_new = [(n, c) for n, c in zip(new, before, strict=True) if c is None or c.key != n.key]
+    ids = (old_document, new_document)
+    ordered: list[tuple[tuple[int, int, int], Change]] = []
+    for i, (j, sim) in pairs.items():
+        ordered.append(((j, 0, 0), _paired(old_document, new_document, old[i], new[j], sim)))
+    for j, n in enumerate(new):
+        if j not in back:
+            found = _piece_of(n, changed_old)
+            detail = f"split from {found[0].rule.number}" if found else ""
+            sim = found[1] if found else 0.0
+            ordered.append(((j, 0, 0), Change(*ids, None, n.rule.id, "added", sim, detail)))
+    slot = -1  # the latest new index reached by an earlier old rule
+    for i, o in enumerate(old):
+        if i in pairs:
+            slot = max(slot, pairs[i][0])
+        else:
+            found = _piece_of(o, changed_new)
+            detail = f"merged into {found[0].rule.number}" if found else ""
+            sim = found[1] if found else 0.0
+            ordered.append(((slot, 1, i), Change(*ids, o.rule.id, None, "removed", sim, detail)))
+    ordered.sort(key=lambda entry: entry[0])
+    return [change for _, change in ordered]
+
+
+def _paired(old_document: str, new_document: str, o: _Item, n: _Item, sim: float) -> Change:
+    """The change between two rules found to be the same rule."""
+    ids = (old_document, new_document, o.rule.id, n.rule.id)
+    same_words = o.key == n.key
+    if o.rule.number == n.rule.number:
+        if same_words:
+            cosmetic = word_diff(o.rule.text, n.rule.text, exact=True)
+            return Change(*ids, "unchanged", 100.0, f"cosmetic: {cosmetic}" if cosmetic else "")
+        return Change(*ids, "reworded", sim, word_diff(o.rule.text, n.rule.text))
+    detail = f"{o.rule.number} -> {n.rule.number}"
+    if not same_words:
+        detail += f"; reworded: {word_diff(o.rule.text, n.rule.text)}"
+    return Change(*ids, "moved", 100.0 if same_words else sim, detail)
 
 
 def diff_corpus(documents: list[DocumentResult]) -> list[Change]:
-    """Changes between consecutive versions of every document that has several versions."""
-    return []
+    """Changes between consecutive versions of every rulebook that has several versions."""
+    changes: list[Change] = []
+    for old, new in version_pairs(documents):
+        titles = {s.id: s.title for result in (old, new) for s in result.sections}
+        changes += diff_rules(old.doc.doc_id, new.doc.doc_id, old.rules, new.rules, titles)
+    return changes

@@ -279,6 +279,61 @@ def terms(term: str, db_path: Path | None, as_json: bool) -> None:
 
 
 @cli.command()
+@click.argument("old")
+@click.argument("new")
+@click.option(
+    "--kind",
+    "kinds",
+    multiple=True,
+    type=click.Choice(["added", "removed", "moved", "reworded", "unchanged"]),
+    help="Only changes of this kind (repeatable); default: every kind but unchanged.",
+)
+@data_options
+def diff(old: str, new: str, kinds: tuple[str, ...], db_path: Path | None, as_json: bool) -> None:
+    """How the rules changed between two versions of a rulebook.
+
+    OLD and NEW are document ids or versions. Example: kb diff fow-cr-7.0 fow-cr-8.01
+    """
+    from . import history, render
+
+    with _open(db_path) as conn:
+        try:
+            old_id, new_id = history.find_document(conn, old), history.find_document(conn, new)
+            counts = history.summary(conn, old_id, new_id)
+            wanted = kinds or tuple(k for k in history.KINDS if k != "unchanged")
+            rows = [c for c in history.changes(conn, old_id, new_id) if c["kind"] in wanted]
+        except KbError as exc:
+            raise click.ClickException(str(exc)) from None
+    if as_json:
+        _print_json({"old": old_id, "new": new_id, "summary": counts, "changes": rows})
+        return
+    click.echo(render.version_diff(old_id, new_id, counts, rows))
+
+
+@cli.command()
+@click.argument("rule")
+@click.option("--game", default="", help="Only this game.")
+@data_options
+def history(rule: str, game: str, db_path: Path | None, as_json: bool) -> None:
+    """What each version of a rulebook says about a rule, following renumbering.
+
+    RULE is a rule number (103.4) or id (fow-cr-7.0:314.1). Example: kb history 314.1
+    """
+    from . import history as hist
+    from . import render
+
+    with _open(db_path) as conn:
+        try:
+            chains = hist.rule_history(conn, rule, game)
+        except KbError as exc:
+            raise click.ClickException(str(exc)) from None
+    if as_json:
+        _print_json(chains)
+        return
+    click.echo(render.rule_history(chains))
+
+
+@cli.command()
 @_db_option
 @click.option("--port", default=8001, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")

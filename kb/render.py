@@ -183,3 +183,53 @@ def terms(entries: Sequence[dict[str, Any]]) -> str:
             lines.append(f"  {source:<26} {r['text']}{mark}  — {where}")
         lines.append("")
     return "\n".join(lines).rstrip()
+
+
+def version_diff(
+    old: str, new: str, summary: dict[str, Any], rows: Sequence[dict[str, Any]]
+) -> str:
+    counts = summary["counts"]
+    lines = [
+        f"{old} ({summary['old_rules']} rules) -> {new} ({summary['new_rules']} rules)",
+        "  "
+        + ", ".join(
+            f"{counts[k]} {k}" for k in ("added", "removed", "moved", "reworded", "unchanged")
+        ),
+    ]
+    for c in rows:
+        lines.append("")
+        number = " -> ".join(n for n in (c["old_number"], c["new_number"]) if n)
+        lines.append(f"{c['kind'].upper():<9} {number}")
+        if c["kind"] == "added":
+            lines.append(
+                wrap(textwrap.shorten(c["new_text"], 300, placeholder=" …"), indent="          ")
+            )
+        elif c["kind"] == "removed":
+            lines.append(
+                wrap(textwrap.shorten(c["old_text"], 300, placeholder=" …"), indent="          ")
+            )
+        if c["detail"]:
+            lines.append(wrap(c["detail"], indent="          "))
+    return "\n".join(lines)
+
+
+def rule_history(chains: Sequence[Sequence[dict[str, Any]]]) -> str:
+    blocks = []
+    for chain in chains:
+        lines = []
+        for entry in chain:
+            head = f"{entry['document']} (ver. {entry['version']}, {entry['effective']})"
+            if entry["rule"] is None:
+                lines.append(f"{head}: no such rule")
+                continue
+            change = entry["change"]
+            note = (
+                f" — {change['kind']}"
+                + (f": {change['detail']}" if change and change["detail"] else "")
+                if change
+                else ""
+            )
+            lines.append(f"{head} {entry['number']}{note}")
+            lines.append(wrap(entry["text"], indent="    "))
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)

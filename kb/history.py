@@ -1,0 +1,240 @@
+"""Rule history across versions of a rulebook: what changed, and what each version says.
+
+Reads the ``rule_changes`` table the version-diff stage wrote (see ``ingest.versiondiff`` for
+what each kind means). Every function takes an open connection (``kb.db.connect``) and returns
+plain dicts and lists: ``kb diff`` and the website format them, nothing here does.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from ingest.versiondiff import word_diff
+
+from .db import KbError
+
+__all__ = [
+    "KINDS",
+    "changes",
+    "compared_pairs",
+    "find_document",
+    "rule_history",
+    "summary",
+    "word_diff",  # re-exported: pages show a full-text diff with ``word_diff(a, b, None)``
+]
+
+KINDS = ("added", "removed", "moved", "reworded", "unchanged")
+"""Every kind of change, in the order a summary lists them."""
+
+_PAIRS = """
+select c.old_document, c.new_document, o.version as old_version, n.version as new_version,
+       o.effective as old_effective, n.effective as new_effective, o.game, o.ruleset,
+       count(*) as changes
+from rule_changes c
+join documents o on o.id = c.old_document
+join documents n on n.id = c.new_document
+group by c.old_document, c.new_document
+order by o.game, o.ruleset, min(c.id)
+"""
+
+_COUNTS = """
+select kind, count(*) as n from rule_changes
+where old_document = :old and new_document = :new group by kind
+"""
+
+_NUMBERED = "select count(*) from rules where document = :document and kind = 'rule'"
+
+_CHANGES = """
+select c.id, c.kind, c.similarity, c.detail,
+       c.old_rule, o.number as old_number, o.text as old_text,
+       c.new_rule, n.number as new_number, n.text as new_text
+from rule_changes c
+left join rules o on o.id = c.old_rule
+left join rules n on n.id = c.new_rule
+where c.old_document = :old and c.new_document = :new
+order by c.id
+"""
+
+_CHANGE = """
+select id, old_document, new_document, old_rule, new_rule, kind, similarity, detail
+from rule_changes
+"""
+_CHANGE_FROM = _CHANGE + "where old_rule = :rule"
+_CHANGE_TO = _CHANGE + "where new_rule = :rule"
+
+_RULE = """
+select r.id, r.number, r.text, r.document, d.version, d.effective
+from rules r join documents d on d.id = r.document where r.id = :id
+"""
+
+_DOCUMENT = "select id as document, version, effective from documents where id = :id"
+
+_RULES_BY_NUMBER = """
+select r.id from rules r join documents d on d.id = r.document
+where r.number = :number and r.kind = 'rule'
+  and r.document in (select old_document from rule_changes
+                     union select new_document from rule_changes)
+  and (:game = '' or r.game = :game)
+order by d.effective, d.id, r.ord
+"""
+
+
+def compared_pairs(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """The version pairs the build compared (old -> new), with their versions and dates."""
+    return [dict(row) for row in conn.execute(_PAIRS)]
+
+
+def find_document(conn: sqlite3.Connection, ref: str) -> str:
+    """A compared document's id from its id or its version ("7.0", "8.01").
+
+    A version alone is accepted only when one compared document has it; otherwise the user
+    gets the ids to choose from, never a guess.
+    """
+    docs = {
+        (p[f"{side}_document"], p[f"{side}_version"])
+        for p in compared_pairs(conn)
+        for side in ("old", "new")
+    }
+    ref = ref.strip()
+    if any(doc == ref for doc, _ in docs):
+        return ref
+    by_version = sorted(doc for doc, version in docs if version == ref)
+    if len(by_version) == 1:
+        return by_version[0]
+    known = ", ".join(sorted(doc for doc, _ in docs)) or "none"
+    what = "several documents" if by_version else "no compared document"
+    raise KbError(f"{ref!r} matches {what}; documents with versions: {known}")
+
+
+def _check_pair(conn: sqlite3.Connection, old: str, new: str) -> dict[str, Any]:
+    for pair in compared_pairs(conn):
+        if (pair["old_document"], pair["new_document"]) == (old, new):
+            return pair
+    pairs = ", ".join(f"{p['old_document']} -> {p['new_document']}" for p in compared_pairs(conn))
+    raise KbError(f"{old} -> {new} was not compared; compared pairs: {pairs or 'none'}")
+
+
+def summary(conn: sqlite3.Connection, old: str, new: str) -> dict[str, Any]:
+    """Counts of changes by kind for ``old -> new``, with each side's number of rules.
+
+    ``old_rules == unchanged + reworded + moved + removed`` and
+    ``new_rules == unchanged + reworded + moved + added``: every numbered rule is counted once.
+    """
+    pair = _check_pair(conn, old, new)
+    found = {row["kind"]: row["n"] for row in conn.execute(_COUNTS, {"old": old, "new": new})}
+    return {
+        **pair,
+        "old_rules": conn.execute(_NUMBERED, {"document": old}).fetchone()[0],
+        "new_rules": conn.execute(_NUMBERED, {"document": new}).fetchone()[0],
+        "counts": {kind: found.get(kind, 0) for kind in KINDS},
+    }
+
+
+def changes(
+    conn: sqlite3.Connection, old: str, new: str, kinds: tuple[str, ...] | None = None
+) -> list[dict[str, Any]]:
+    """The changes ``old -> new`` in the new version's reading order, with both sides' texts.
+
+    ``kinds`` keeps only those kinds (e.g. everything but ``unchanged``). A side a rule does not
+    have (the old side of ``added``) has ``None`` for its rule, number and text.
+    """
+    _check_pair(conn, old, new)
+    unknown = set(kinds or ()) - set(KINDS)
+    if unknown:
+        raise KbError(f"unknown change kind(s) {sorted(unknown)}; kinds: {', '.join(KINDS)}")
+    rows = [dict(row) for row in conn.execute(_CHANGES, {"old": old, "new": new})]
+    return [row for row in rows if not kinds or row["kind"] in kinds]
+
+
+def _rule(conn: sqlite3.Connection, rule_id: str) -> dict[str, Any]:
+    return dict(conn.execute(_RULE, {"id": rule_id}).fetchone())
+
+
+def _change(conn: sqlite3.Connection, sql: str, rule_id: str) -> dict[str, Any] | None:
+    """The change from (``_CHANGE_FROM``) or to (``_CHANGE_TO``) a rule: at most one each."""
+    row = conn.execute(sql, {"rule": rule_id}).fetchone()
+    return dict(row) if row else None
+
+
+def _absent(
+    conn: sqlite3.Connection, document: str, change: dict[str, Any] | None
+) -> dict[str, Any]:
+    """The entry of a version that does not have the rule."""
+    row = conn.execute(_DOCUMENT, {"id": document}).fetchone()
+    return _entry({**dict(row), "id": None, "number": None, "text": None}, change)
+
+
+def _chain(conn: sqlite3.Connection, rule_id: str) -> list[dict[str, Any]]:
+    """One rule through every compared version, oldest first, following moves.
+
+    Each entry says what a version says (``rule``/``number``/``text``, all ``None`` where the
+    rule does not exist) and ``change``: how it differs from the previous entry (``None`` for
+    the first).
+    """
+    start = _rule(conn, rule_id)
+    entries: list[dict[str, Any]] = [_entry(start, None)]
+    current = start["id"]
+    while (change := _change(conn, _CHANGE_TO, current)) is not None:  # walk back
+        entries[0]["change"] = _brief(change)
+        if change["old_rule"] is None:  # added in this version
+            entries.insert(0, _absent(conn, change["old_document"], None))
+            break
+        current = change["old_rule"]
+        entries.insert(0, _entry(_rule(conn, current), None))
+    current = start["id"]
+    while (change := _change(conn, _CHANGE_FROM, current)) is not None:  # walk forward
+        if change["new_rule"] is None:  # removed in the next version
+            entries.append(_absent(conn, change["new_document"], _brief(change)))
+            break
+        current = change["new_rule"]
+        entries.append(_entry(_rule(conn, current), _brief(change)))
+    return entries
+
+
+def _entry(rule: dict[str, Any], change: dict[str, Any] | None) -> dict[str, Any]:
+    return {
+        "document": rule["document"],
+        "version": rule["version"],
+        "effective": rule["effective"],
+        "rule": rule["id"],
+        "number": rule["number"],
+        "text": rule["text"],
+        "change": change,
+    }
+
+
+def _brief(change: dict[str, Any]) -> dict[str, Any]:
+    return {key: change[key] for key in ("kind", "similarity", "detail")}
+
+
+def rule_history(conn: sqlite3.Connection, ref: str, game: str = "") -> list[list[dict[str, Any]]]:
+    """What each version says about a rule, following renumbering.
+
+    ``ref`` is a rule id (``fow-cr-7.0:103.4``) or a number (``103.4``). A number can name
+    different rules in different versions (7.0's 314.1 became 8.01's 316.1, and 8.01's 314.1
+    is a new rule), so the result is one history per distinct rule, each a list of versions,
+    oldest first; see ``_chain`` for an entry's fields. Only documents that were compared
+    with another version are searched; ``game`` narrows a number to one game.
+    """
+    ref = ref.strip()
+    if ":" in ref:
+        if conn.execute(_RULE, {"id": ref}).fetchone() is None:
+            raise KbError(f"no rule with id {ref!r}")
+        starts = [ref]
+    else:
+        number = ref.rstrip(".")
+        starts = [
+            row["id"] for row in conn.execute(_RULES_BY_NUMBER, {"number": number, "game": game})
+        ]
+        if not starts:
+            raise KbError(f"no rule numbered {number!r} in a document with several versions")
+    histories: list[list[dict[str, Any]]] = []
+    seen: set[str] = set()
+    for rule_id in starts:
+        if rule_id in seen:
+            continue
+        chain = _chain(conn, rule_id)
+        seen.update(entry["rule"] for entry in chain if entry["rule"])
+        histories.append(chain)
+    return histories
