@@ -132,5 +132,7 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
     say("diff rule versions")
     result.changes = diff_corpus(result.documents)
     say("extract timing graph, cards, rulings, restriction lists, glossary")
-    result.knowledge = extract_knowledge(result.documents, load_glossary())
+    result.knowledge = extract_knowledge(
+        result.documents, load_glossary(), {g.id for g in result.games}
+    )
     return result

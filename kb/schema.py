@@ -184,6 +184,11 @@ TABLES: dict[str, tuple[dict[str, type], str, list[tuple[str, str, str]]]] = {
         ],
     ),
     # ---- Structured knowledge ----------------------------------------------------------------
+    "timing_trees": (
+        {"id": str, "game": str, "ruleset": str, "title": str, "chain_order": str},
+        "id",
+        [("game", "games", "id")],
+    ),
     "timing_nodes": (
         {
             "id": str,
@@ -198,7 +203,7 @@ TABLES: dict[str, tuple[dict[str, type], str, list[tuple[str, str, str]]]] = {
             "en": str,
         },
         "id",
-        [("game", "games", "id"), ("parent", "timing_nodes", "id")],
+        [("tree", "timing_trees", "id"), ("game", "games", "id"), ("parent", "timing_nodes", "id")],
     ),
     "timing_names": (
         {"id": int, "node": str, "lang": str, "text": str, "document": str, "section": str},
@@ -295,6 +300,9 @@ TABLES: dict[str, tuple[dict[str, type], str, list[tuple[str, str, str]]]] = {
         "id",
         [("term", "terms", "id"), ("document", "documents", "id")],
     ),
+    # Every folded word of the index with the number of rules it occurs in: kb ask corrects
+    # misspelt words against it.
+    "search_vocab": ({"term": str, "rules": int}, "term", []),
     # A machine translation read in official terms; the raw text stays in rules.text.
     "readings": (
         {"rule": str, "text": str, "changes": str},

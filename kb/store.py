@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import sqlite3
+from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from ingest.pipeline import PipelineResult
 from ingest.records import DocumentResult
 
 from . import schema
-from .textsearch import fold, index_form
+from .textsearch import CJK_RUN, fold, index_form, words
 
 Progress = Callable[[str], None]
 
@@ -149,6 +150,19 @@ def _write_knowledge(db: sqlite_utils.Database, result: PipelineResult) -> None:
     k = result.knowledge
     t = k.timing
     insert = {name: db[name].insert_all for name in schema.TABLES}  # type: ignore[union-attr]
+    from ingest.extract.timing import timing_data
+
+    insert["timing_trees"](
+        {
+            "id": f"{tr['game']}/{tr['ruleset']}",
+            "game": tr["game"],
+            "ruleset": tr["ruleset"],
+            "title": tr["title"],
+            "chain_order": tr.get("chain_order", ""),
+        }
+        for tr in timing_data()["trees"]
+        if tr["game"] in {g.id for g in result.games}
+    )
     insert["timing_nodes"](
         {
             "id": n.id,
@@ -368,6 +382,7 @@ def _write(result: PipelineResult, path: Path, say: Progress) -> dict[str, int]:
     say("write rules and the full-text index")
     conn.execute(schema.FTS_SQL)
     seq = 0
+    vocab: Counter[str] = Counter()
     for d in documents:
         paths = {s.id: s.path for s in d.sections}
         rows = []
@@ -397,10 +412,15 @@ def _write(result: PipelineResult, path: Path, say: Progress) -> dict[str, int]:
                 }
             )
         db["rules"].insert_all(rows)  # type: ignore[union-attr]
+        for row in rows:
+            vocab.update(set(words(fold(f"{row['title']} {row['text']}"))))
         conn.executemany(
             "INSERT INTO rules_fts (rowid, title, body, folded) VALUES (?, ?, ?, ?)",
             [(row["seq"], *_fts_row(row, paths[row["section"]])) for row in rows],
         )
+    db["search_vocab"].insert_all(  # type: ignore[union-attr]
+        {"term": term, "rules": n} for term, n in sorted(vocab.items()) if not CJK_RUN.search(term)
+    )
     say("write repairs and duplicates")
     repair_id = 0
     dup_id = 0

@@ -42,9 +42,12 @@ class Knowledge:
     readings: list[Reading] = field(default_factory=list)
 
 
-def extract_knowledge(documents: list[DocumentResult], glossary: Glossary) -> Knowledge:
-    timing = build_timing(documents)
-    cards = extract_cards(documents)
+def extract_knowledge(
+    documents: list[DocumentResult], glossary: Glossary, games: set[str]
+) -> Knowledge:
+    """Knowledge for the games of the corpus (curated data about other games is left out)."""
+    timing = build_timing(documents, games)
+    cards = extract_cards(documents, games)
     exact = [(a.alias, a.card) for a in cards.aliases if a.kind in ("name", "case", "alias")]
     rulings, steps = extract_rulings(documents, cards.mentions, timing.rule_node, exact)
     resolve = {a.alias.casefold(): a.card for a in cards.aliases}

@@ -79,7 +79,7 @@ def _alias_pattern(aliases: list[str], *, ignore_case: bool) -> re.Pattern[str] 
     )
 
 
-def extract_cards(documents: list[DocumentResult]) -> CardResult:
+def extract_cards(documents: list[DocumentResult], games: set[str] | None = None) -> CardResult:
     data = cards_data()
     result = CardResult()
     by_key: dict[tuple[str, str], Card] = {}
@@ -97,7 +97,7 @@ def extract_cards(documents: list[DocumentResult]) -> CardResult:
         return by_key[key]
 
     archetypes = {(a["game"], a["name"].casefold()) for a in data.get("archetypes", [])}
-    for entry in data.get("cards", []):
+    for entry in (e for e in data.get("cards", []) if games is None or e["game"] in games):
         card = add_card(entry["game"], entry["name"], "card", "curated", entry.get("notes", ""))
         for kind in ("aliases", "en_mt", "zh", "ja"):
             lang = {"zh": "zh", "ja": "ja"}.get(kind, "en")

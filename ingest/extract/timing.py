@@ -90,8 +90,8 @@ def _fits(node: TimingNode, game: str, ruleset: str) -> bool:
     return node.game == game and (node.ruleset == "*" or node.ruleset == ruleset)
 
 
-def build_timing(documents: list[DocumentResult]) -> TimingResult:
-    result = TimingResult(nodes=load_nodes())
+def build_timing(documents: list[DocumentResult], games: set[str] | None = None) -> TimingResult:
+    result = TimingResult(nodes=[n for n in load_nodes() if games is None or n.game in games])
     keys: dict[str, list[TimingNode]] = {}
     for node in result.nodes:
         for texts in node_names(node.id).values():

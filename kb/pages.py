@@ -1,0 +1,465 @@
+"""What each page of the website shows, as plain data; the routes render it to HTML or JSON.
+
+One function per page. Each takes an open read-only connection (Datasette's, or ``kb.db.connect``)
+and returns a dict, or None when the thing asked for does not exist (the route answers 404).
+There is no HTML here: the templates and ``kb.web_render`` produce it, so the dict a page
+function returns is also that page's JSON, and a test can check a page without a web server.
+
+URLs are part of the data (every dict carries the ``url`` of what it describes) because they
+are stable identifiers: a rule's permalink is ``/rule/<rule id>`` for as long as its id lives.
+
+SQL: reuses the named queries of the ``queries`` package where one fits; the few questions only
+a page asks are in ``_SQL`` below, with named parameters only (user text never enters SQL).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from .db import run
+from .lookup import rule_view
+from .render import authority
+from .search import search as ranked_search
+from .web_render import cited_numbers, quoted_names
+
+LANGUAGE_NAMES = {"en": "English", "vi": "Vietnamese", "zh": "Chinese", "ja": "Japanese"}
+SEARCH_LIMIT = 20
+SEARCH_MAX = 100
+
+# ---------------------------------------------------------------------------------------------
+# URLs. Ids are quoted except ':' (rule ids are ``<document>:<number or slug>``), so a URL is
+# readable and a browser sends it back unchanged.
+
+
+def _q(part: str) -> str:
+    return quote(part, safe=":")
+
+
+def game_url(game: str) -> str:
+    return f"/g/{_q(game)}"
+
+
+def document_url(document: str) -> str:
+    return f"/doc/{_q(document)}"
+
+
+def section_url(document: str, slug: str, anchor: str = "") -> str:
+    url = f"/doc/{_q(document)}/{_q(slug)}"
+    return f"{url}#{quote(anchor, safe=':')}" if anchor else url
+
+
+def rule_url(rule_id: str) -> str:
+    """The permalink of a rule; it redirects to the rule's place on its section page."""
+    return f"/rule/{_q(rule_id)}"
+
+
+def search_url(q: str = "", game: str = "", lang: str = "") -> str:
+    params = {k: v for k, v in (("q", q), ("game", game), ("lang", lang)) if v}
+    return "/search" + (f"?{urlencode(params)}" if params else "")
+
+
+def json_url(path: str, query_string: str = "") -> str:
+    """A page's JSON twin: ``.json`` appended to the last path segment (``/`` -> ``/.json``)."""
+    return path + ".json" + (f"?{query_string}" if query_string else "")
+
+
+def anchor(rule_id: str, document: str) -> str:
+    """The HTML id of a rule on its section page: the id without the document prefix."""
+    prefix = document + ":"
+    return rule_id[len(prefix) :] if rule_id.startswith(prefix) else rule_id
+
+
+def language_name(lang: str) -> str:
+    return LANGUAGE_NAMES.get(lang, lang)
+
+
+# ---------------------------------------------------------------------------------------------
+# SQL that only pages ask. Candidates for queries/ (and so for canned queries) if the CLI needs
+# them too.
+
+_SQL = {
+    "games": """
+        select g.id, g.name, g.publisher, count(d.id) as documents,
+               coalesce(sum(d.rules), 0) as rules, group_concat(distinct d.lang) as langs
+        from games g join documents d on d.game = g.id
+        group by g.id
+        order by min(d.ord), g.name""",
+    "totals": """
+        select (select count(*) from games) as games,
+               (select count(*) from documents) as documents,
+               (select count(*) from sections) as sections,
+               (select count(*) from rules) as rules,
+               (select count(distinct lang) from rules) as languages""",
+    "languages": """
+        select lang, count(*) as rules, count(distinct document) as documents
+        from rules group by lang order by rules desc, lang""",
+    "game": "select id, name, publisher from games where id = :game",
+    "document": """
+        select d.id, d.game, g.name as game_name, d.ruleset, d.title, d.variant,
+               d.translation_of, d.lang, d.languages, d.provenance, d.era, d.version,
+               d.effective, d.publisher, d.source, d.license, d.notes, d.file, d.sections,
+               d.rules
+        from documents d join games g on g.id = d.game
+        where d.id = :document""",
+    "family": """
+        select d.id, d.title, d.lang, d.variant, d.provenance, s.slug as section_slug
+        from documents d
+        left join sections s on s.id = d.id || ':' || :slug
+        where d.id = :original or d.translation_of = :original
+        order by d.ord""",
+    "toc": """
+        select s.id, s.parent, s.level, s.number, s.title, s.slug, s.lang,
+               (select count(*) from rules r where r.section = s.id) as rules
+        from sections s
+        where s.document = :document
+        order by s.ord""",
+    "section": """
+        select s.id, s.document, s.parent, s.ord, s.level, s.number, s.title, s.slug, s.path,
+               s.lang, s.ruleset, s.era, s.line_start, s.line_end
+        from sections s
+        where s.id = :id""",
+    "ancestors": """
+        with recursive up(id, depth) as (
+          select parent, 1 from sections where id = :id and parent is not null
+          union all
+          select s.parent, up.depth + 1 from sections s join up on s.id = up.id
+          where s.parent is not null
+        )
+        select s.number, s.title, s.slug, s.lang
+        from up join sections s on s.id = up.id
+        order by up.depth desc""",
+    "children": """
+        select s.number, s.title, s.slug, s.lang,
+               (select count(*) from rules r where r.section = s.id) as rules
+        from sections s
+        where s.parent = :id
+        order by s.ord""",
+    "section_rules": """
+        select r.id, r.parent, r.kind, r.number, r.label, r.title, r.depth, r.text, r.lang,
+               r.langs, r.ruleset, r.era, r.line_start, r.line_end
+        from rules r
+        where r.section = :id
+        order by r.ord""",
+    "previous_section": """
+        select number, title, slug, lang from sections
+        where document = :document and ord < :ord order by ord desc limit 1""",
+    "next_section": """
+        select number, title, slug, lang from sections
+        where document = :document and ord > :ord order by ord limit 1""",
+    "cited_rules": """
+        select r.number, r.id, s.slug
+        from rules r join sections s on s.id = r.section
+        where r.document = :document and r.number in (select value from json_each(:numbers))""",
+    "rule_place": """
+        select r.id, r.document, s.slug
+        from rules r join sections s on s.id = r.section
+        where r.id = :id""",
+    "rules_numbered": """
+        select r.id, r.document, d.title as document_title, d.lang as document_lang,
+               d.provenance, d.version, r.era, s.slug, r.lang, r.text, d.file, r.line_start
+        from rules r
+        join documents d on d.id = r.document
+        join sections s on s.id = r.section
+        where r.number = :number
+        order by d.ord""",
+    "hit_places": """
+        select r.id, s.slug
+        from rules r join sections s on s.id = r.section
+        where r.id in (select value from json_each(:ids))""",
+    "search_languages": "select distinct lang from rules order by lang",
+}
+
+
+def _rows(conn: sqlite3.Connection, name: str, **params: Any) -> list[dict[str, Any]]:
+    return [dict(row) for row in conn.execute(_SQL[name], params)]
+
+
+def _row(conn: sqlite3.Connection, name: str, **params: Any) -> dict[str, Any] | None:
+    rows = _rows(conn, name, **params)
+    return rows[0] if rows else None
+
+
+def _section_ref(document: str, row: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A link to a section: its number, title, language and URL."""
+    if row is None:
+        return None
+    return {
+        "number": row["number"],
+        "title": row["title"],
+        "lang": row["lang"],
+        "url": section_url(document, row["slug"]),
+        **({"rules": row["rules"]} if "rules" in row else {}),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Pages
+
+
+def home(conn: sqlite3.Connection) -> dict[str, Any]:
+    """Home: the games that have documents, what the corpus holds (documents, languages,
+    rules) and search."""
+    games = _rows(conn, "games")
+    for g in games:
+        g["languages"] = sorted((g.pop("langs") or "").split(","))
+        g["url"] = game_url(g["id"])
+    languages = _rows(conn, "languages")
+    for lang in languages:
+        lang["name"] = language_name(lang["lang"])
+    return {
+        "totals": _row(conn, "totals"),
+        "games": games,
+        "languages": languages,
+        "by_game_language": run(conn, "stats"),
+        "search": search_form(conn),
+    }
+
+
+def _toc(conn: sqlite3.Connection, document: str) -> dict[str, Any]:
+    """A document's sections as a tree under its root section (slug ``top``)."""
+    nodes: dict[str, dict[str, Any]] = {}
+    root: dict[str, Any] | None = None
+    for row in _rows(conn, "toc", document=document):
+        node = {
+            "number": row["number"],
+            "title": row["title"],
+            "lang": row["lang"],
+            "rules": row["rules"],
+            "url": section_url(document, row["slug"]),
+            "children": [],
+        }
+        nodes[row["id"]] = node
+        parent = nodes.get(row["parent"] or "")
+        if parent is not None:
+            parent["children"].append(node)
+        elif root is None:
+            root = node
+    return root or {"number": "", "title": "", "lang": "", "rules": 0, "url": "", "children": []}
+
+
+def _document_info(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **row,
+        "provenance_label": authority(row["provenance"]),
+        "language_name": language_name(row["lang"]),
+        "url": document_url(row["id"]),
+        "game_url": game_url(row["game"]),
+        "original_url": document_url(row["translation_of"]) if row["translation_of"] else None,
+    }
+
+
+def _variants(
+    conn: sqlite3.Connection, doc: dict[str, Any], slug: str = ""
+) -> list[dict[str, Any]]:
+    """The document's original and its translation variants, the current one marked.
+
+    With ``slug``, each links to the section with the same slug when that variant has one,
+    otherwise to its table of contents (translations are segmented on their own, so their
+    sections rarely line up one to one).
+    """
+    out = []
+    original = doc["translation_of"] or doc["id"]
+    for row in _rows(conn, "family", original=original, slug=slug):
+        same = bool(slug and row["section_slug"])
+        out.append(
+            {
+                "document": row["id"],
+                "title": row["title"],
+                "lang": row["lang"],
+                "language_name": language_name(row["lang"]),
+                "variant": row["variant"],
+                "provenance": row["provenance"],
+                "provenance_label": authority(row["provenance"]),
+                "current": row["id"] == doc["id"],
+                "same_section": same,
+                "url": section_url(row["id"], slug) if same else document_url(row["id"]),
+            }
+        )
+    return out
+
+
+def game(conn: sqlite3.Connection, game_id: str) -> dict[str, Any] | None:
+    """A game: its documents grouped by language, then variant, each with its contents."""
+    g = _row(conn, "game", game=game_id)
+    if g is None:
+        return None
+    g["url"] = game_url(g["id"])
+    groups: dict[str, dict[str, Any]] = {}
+    for row in run(conn, "documents", game=game_id):
+        lang = groups.setdefault(
+            row["lang"],
+            {"lang": row["lang"], "name": language_name(row["lang"]), "variants": {}},
+        )
+        variant = lang["variants"].setdefault(
+            row["variant"], {"variant": row["variant"], "documents": []}
+        )
+        doc = _document_info({**row, "game": game_id})
+        doc["toc"] = _toc(conn, row["id"])
+        variant["documents"].append(doc)
+    languages = [{**lang, "variants": list(lang["variants"].values())} for lang in groups.values()]
+    return {"game": g, "languages": languages}
+
+
+def document(conn: sqlite3.Connection, document_id: str) -> dict[str, Any] | None:
+    """A document's table of contents, with its source, provenance and variants."""
+    row = _row(conn, "document", document=document_id)
+    if row is None:
+        return None
+    doc = _document_info(row)
+    return {
+        "game": {"id": row["game"], "name": row["game_name"], "url": game_url(row["game"])},
+        "document": doc,
+        "variants": _variants(conn, doc),
+        "toc": _toc(conn, document_id),
+    }
+
+
+def card_links(conn: sqlite3.Connection, names: list[str]) -> dict[str, str]:
+    """Card names quoted in rule text that have a card page: name -> URL.
+
+    EXTENSION POINT (card pages): nothing is linked until /card/<id> exists (a link to a 404
+    helps nobody). Then look ``names`` up here in ``cards``/``card_aliases`` (exact name
+    first, then aliases; never a fuzzy guess) and return ``{name: "/card/<id>"}``;
+    kb.web_render already turns them into links.
+    """
+    del conn, names
+    return {}
+
+
+def _rule_item(rule: dict[str, Any], document: dict[str, Any]) -> dict[str, Any]:
+    lines = f"{rule['line_start']}" + (
+        f"-{rule['line_end']}" if rule["line_end"] != rule["line_start"] else ""
+    )
+    return {
+        **rule,
+        "anchor": anchor(rule["id"], document["id"]),
+        "url": rule_url(rule["id"]),
+        "provenance": document["provenance"],
+        "provenance_label": document["provenance_label"],
+        "source": f"{document['file']}:{lines}",
+    }
+
+
+def section(conn: sqlite3.Connection, document_id: str, slug: str) -> dict[str, Any] | None:
+    """A section: its rules (each with anchor, permalink, provenance, era, source line), its
+    subsections, breadcrumbs, neighbours, and the same section in the other variants."""
+    row = _row(conn, "document", document=document_id)
+    sec = _row(conn, "section", id=f"{document_id}:{slug}")
+    if row is None or sec is None:
+        return None
+    doc = _document_info(row)
+    rules = [_rule_item(r, doc) for r in _rows(conn, "section_rules", id=sec["id"])]
+    texts = [r["text"] for r in rules]
+    numbers = list(dict.fromkeys(n for t in texts for n in cited_numbers(t)))
+    references = {
+        r["number"]: section_url(document_id, r["slug"], anchor(r["id"], document_id))
+        for r in _rows(conn, "cited_rules", document=document_id, numbers=json.dumps(numbers))
+    }
+    names = list(dict.fromkeys(n for t in texts for n in quoted_names(t)))
+    sec["url"] = section_url(document_id, slug)
+    return {
+        "game": {"id": row["game"], "name": row["game_name"], "url": game_url(row["game"])},
+        "document": doc,
+        "section": sec,
+        "breadcrumbs": [
+            _section_ref(document_id, a)
+            for a in _rows(conn, "ancestors", id=sec["id"])
+            if a["slug"] != "top"
+        ],
+        "children": [_section_ref(document_id, c) for c in _rows(conn, "children", id=sec["id"])],
+        "rules": rules,
+        "references": references,
+        "cards": card_links(conn, names),
+        "variants": _variants(conn, doc, slug),
+        "previous": _section_ref(
+            document_id, _row(conn, "previous_section", document=document_id, ord=sec["ord"])
+        ),
+        "next": _section_ref(
+            document_id, _row(conn, "next_section", document=document_id, ord=sec["ord"])
+        ),
+    }
+
+
+def rule_place(conn: sqlite3.Connection, rule_id: str) -> str | None:
+    """Where a rule's permalink leads: its section page, with the rule's anchor."""
+    row = _row(conn, "rule_place", id=rule_id)
+    if row is None:
+        return None
+    return section_url(row["document"], row["slug"], anchor(row["id"], row["document"]))
+
+
+def rule(conn: sqlite3.Connection, ref: str) -> dict[str, Any] | None:
+    """A rule permalink: ``ref`` is a full id (``fow-cr-8.01:105.3a``) or a bare rule number.
+
+    A full id gives that rule (``place`` is where the permalink redirects). A bare number gives
+    every rule with that number, one per document and version (``choices``): which one a
+    judge meant is a result to show, not a guess to make.
+    """
+    place = rule_place(conn, ref)
+    if place is not None:
+        view = rule_view(conn, ref) or {}
+        return {"rule": {**view, "url": rule_url(ref)}, "place": place, "choices": []}
+    if ":" in ref:
+        return None
+    choices = _rows(conn, "rules_numbered", number=ref.rstrip("."))
+    if not choices:
+        return None
+    for c in choices:
+        c["url"] = section_url(c["document"], c["slug"], anchor(c["id"], c["document"]))
+        c["permalink"] = rule_url(c["id"])
+        c["provenance_label"] = authority(c["provenance"])
+        c["source"] = f"{c['file']}:{c['line_start']}"
+    return {"rule": None, "place": None, "number": ref, "choices": choices}
+
+
+def search_form(conn: sqlite3.Connection) -> dict[str, Any]:
+    """The choices of the search form: games and languages."""
+    return {
+        "games": [{"id": g["id"], "name": g["name"]} for g in _rows(conn, "games")],
+        "languages": [
+            {"lang": r["lang"], "name": language_name(r["lang"])}
+            for r in _rows(conn, "search_languages")
+        ],
+    }
+
+
+def search(
+    conn: sqlite3.Connection, q: str, *, game: str = "", lang: str = "", limit: int = SEARCH_LIMIT
+) -> dict[str, Any]:
+    """Ranked full-text search (kb.search), each hit with the URL of its place on the site."""
+    q = q.strip()
+    limit = max(1, min(limit, SEARCH_MAX))
+    hits = ranked_search(conn, q, game=game, lang=lang, limit=limit) if q else []
+    places = {
+        r["id"]: r["slug"]
+        for r in _rows(conn, "hit_places", ids=json.dumps([h["id"] for h in hits]))
+    }
+    for h in hits:
+        h["url"] = section_url(
+            h["document"], places.get(h["id"], "top"), anchor(h["id"], h["document"])
+        )
+        h["permalink"] = rule_url(h["id"])
+        h["provenance_label"] = authority(h["provenance"])
+        h["source"] = f"{h['file']}:{h['line_start']}"
+    return {
+        "q": q,
+        "game": game,
+        "lang": lang,
+        "limit": limit,
+        "hits": hits,
+        "form": search_form(conn),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# EXTENSION POINTS: pages other issues add, one function here per page, e.g.
+#   card(conn, card_id)             -> /card/<id>                  (templates/kb_card.html)
+#   timing(conn, game, ruleset)     -> /timing/<game>/<ruleset>    (templates/kb_timing.html)
+#   ask(conn, q)                    -> /ask?q=                     (templates/kb_ask.html)
+#   compare(conn, document)         -> /compare/<document>         (templates/kb_compare.html)
+#   diff(conn, old, new)            -> /diff/<old>/<new>           (templates/kb_diff.html)
+# Each returns a dict (None for "not found"); site/plugins/routes.py has a placeholder route
+# for each that answers 404 until then.

@@ -1,0 +1,172 @@
+"""``kb serve``: the knowledge base as a website, on Datasette (pinned in pyproject.toml).
+
+The database is opened immutable (Datasette's ``-i``): nothing can write to it, and Datasette
+counts its tables once instead of on every page. ``site/`` is Datasette's configuration
+directory: metadata.yaml, settings.json, templates/, static/ and plugins/ (the routes of the
+rules pages, their template variables, the ``kb_match`` SQL function and the canned queries
+made from queries/*.sql).
+
+The database is always published as ``/kb`` (see kb.web_views.DB_NAME), whatever its file is
+called, so Datasette's own URLs (/kb/rules, /kb/search) and metadata.yaml stay stable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import json
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .db import KbError, connect
+from .web_views import DB_NAME
+
+if TYPE_CHECKING:
+    from datasette.app import Datasette
+
+SITE_DIR = Path(__file__).resolve().parent.parent / "site"
+
+
+class ServeError(Exception):
+    """A reason the site cannot start (no database, port taken), shown as a one-line error."""
+
+
+def check_database(db_path: Path | str) -> Path:
+    """The database path, if it is a knowledge base; else ServeError saying what to do."""
+    path = Path(db_path)
+    try:
+        connect(path).close()
+    except KbError as exc:
+        raise ServeError(str(exc)) from None
+    return path
+
+
+def site_settings(**overrides: Any) -> dict[str, Any]:
+    """site/settings.json, with ``overrides`` (tests and the load check adjust a few)."""
+    from datasette.app import DEFAULT_SETTINGS
+
+    settings = {
+        **json.loads((SITE_DIR / "settings.json").read_text(encoding="utf-8")),
+        **overrides,
+    }
+    unknown = sorted(set(settings) - set(DEFAULT_SETTINGS))
+    if unknown:
+        raise ServeError(f"unknown Datasette setting(s): {', '.join(unknown)}")
+    return settings
+
+
+def make_datasette(db_path: Path | str, **settings: Any) -> Datasette:
+    """A Datasette instance for the website: ``db_path`` immutable as ``kb``, config from site/.
+
+    Used by ``kb serve``, the page tests (``make_datasette(path).client.get("/")``) and the
+    load check, so all three see the same site.
+    """
+    from datasette.app import Datasette
+    from datasette.database import Database
+
+    if not (SITE_DIR / "settings.json").is_file():
+        raise ServeError(f"{SITE_DIR}: the site configuration directory is missing")
+    ds = Datasette(config_dir=SITE_DIR, settings=site_settings(**settings))
+    # With no file given, Datasette adds an empty in-memory database; the site has only one.
+    if "_memory" in ds.databases:
+        ds.remove_database("_memory")
+    ds.add_database(Database(ds, path=str(Path(db_path).resolve()), is_mutable=False), DB_NAME)
+    return ds
+
+
+def _check_port(host: str, port: int) -> None:
+    """Fail in one line, before Datasette starts, when the port is taken."""
+    if port == 0:
+        return
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise ServeError(f"port {port} on {host} is in use (try --port)") from None
+            raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+async def _get(ds: Datasette, path: str) -> tuple[int, str, str]:
+    await ds.invoke_startup()
+    response = await ds.client.get(path)
+    return response.status_code, response.text, response.headers.get("location", "")
+
+
+def serve_site(
+    db_path: Path | str,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8001,
+    get_path: str | None = None,
+) -> None:
+    """Serve the site until interrupted; with ``get_path``, print that one page and return.
+
+    Like ``datasette --get``: a page that does not answer 200 is an error (ServeError), after
+    its body is printed.
+    """
+    path = check_database(db_path)
+    ds = make_datasette(path)
+    if get_path is not None:
+        status, text, location = asyncio.run(_get(ds, get_path))
+        print(text)
+        if status != 200:
+            where = f" -> {location}" if location else ""
+            raise ServeError(f"GET {get_path}: HTTP {status}{where}")
+        return
+    _check_port(host, port)
+    import uvicorn
+
+    print(f"Serving {path} read-only at http://{host}:{port}/ (Ctrl-C to stop)", file=sys.stderr)
+    uvicorn.run(ds.app(), host=host, port=port, log_level="info", lifespan="on", workers=1)
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A port nothing listens on right now (for tests and the load check)."""
+    with socket.socket() as sock:
+        sock.bind((host, 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def running_site(db_path: Path | str, *, timeout: float = 30.0) -> Iterator[str]:
+    """Run ``kb serve`` in a child process on a free loopback port; yield its base URL.
+
+    A real server for the browser tests and the load check, stopped on exit. Its log goes to a
+    temporary file (a pipe nobody reads would fill up and block the server), shown in the
+    error when it fails to start.
+    """
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    command = [sys.executable, "-m", "kb", "serve", "--db", str(db_path), "--port", str(port)]
+    with tempfile.TemporaryFile("w+") as log:
+        proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    log.seek(0)
+                    raise ServeError(f"kb serve did not start on {base}: {log.read()[-2000:]}")
+                try:
+                    with urllib.request.urlopen(base + "/-/versions.json", timeout=2):
+                        break
+                except (urllib.error.URLError, OSError):
+                    time.sleep(0.1)
+            yield base
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()

@@ -1,0 +1,138 @@
+"""Rule text to HTML for the website: Markdown with raw HTML off, plus links between rules.
+
+Rule text comes from scraped pages, PDF extraction and machine translation, so it is untrusted:
+a rule may hold ``<script>`` or ``<img onerror>``. markdown-it-py parses it with raw HTML
+disabled and its renderer escapes every text and attribute. Links to other rules and to cards
+are inserted as link tokens into the parsed token stream, never by editing the HTML string, so
+they cannot open a hole in the escaping.
+
+Only this module and the templates produce HTML; ``kb.pages`` returns plain data.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+from markupsafe import Markup
+
+# A rule number cited in text: 105.3a, 1010.1a. Not a date (2005.11.01) or a decimal (8.0).
+RULE_NUMBER = re.compile(r"(?<![\w.])(\d{3,4}\.\d+[a-z]?)(?!\w|\.\d)")
+# A card name as rule text quotes it: "Magic Cylinder", “Honest”.
+CARD_NAME = re.compile(r"[\"“]([^\"“”\n]{1,80})[\"”]")
+
+# Block and inline rules that make no sense for rule text, or would fetch or link outside the
+# site: no images (an untrusted text must not make the browser load anything), no links
+# (javascript: or not), no headings or code blocks from stray '#' or indentation.
+_DISABLED = [
+    "image",
+    "link",
+    "autolink",
+    "html_inline",
+    "html_block",
+    "code",
+    "fence",
+    "heading",
+    "lheading",
+    "hr",
+    "reference",
+]
+
+
+def cited_numbers(text: str) -> list[str]:
+    """Rule numbers that ``text`` cites, in order, without repeats (for looking them up)."""
+    return list(dict.fromkeys(RULE_NUMBER.findall(text)))
+
+
+def quoted_names(text: str) -> list[str]:
+    """Quoted strings in ``text`` that may be card names (for looking them up)."""
+    return list(dict.fromkeys(m.strip() for m in CARD_NAME.findall(text)))
+
+
+def _link(url: str, label: str, css: str) -> list[Token]:
+    opening = Token("link_open", "a", 1, attrs={"href": url, "class": css})
+    text = Token("text", "", 0, content=label)
+    return [opening, text, Token("link_close", "a", -1)]
+
+
+def _split(content: str, numbers: Mapping[str, str], cards: Mapping[str, str]) -> Iterator[Token]:
+    """Text tokens for ``content``, with known rule numbers and card names as links."""
+    found: list[tuple[int, int, str, str, str]] = []
+    for m in RULE_NUMBER.finditer(content):
+        if m.group(1) in numbers:
+            found.append((m.start(1), m.end(1), numbers[m.group(1)], m.group(1), "rule-ref"))
+    for m in CARD_NAME.finditer(content):
+        name = m.group(1).strip()
+        if name in cards:
+            found.append((m.start(1), m.end(1), cards[name], m.group(1), "card-ref"))
+    position = 0
+    for start, end, url, label, css in sorted(found):
+        if start < position:  # overlapping matches: the first one wins
+            continue
+        if start > position:
+            yield Token("text", "", 0, content=content[position:start])
+        yield from _link(url, label, css)
+        position = end
+    if position < len(content):
+        yield Token("text", "", 0, content=content[position:])
+
+
+def _add_links(state: StateCore) -> None:
+    """Core rule: split text tokens around cited rule numbers and card names (see _split)."""
+    numbers = state.env.get("numbers") or {}
+    cards = state.env.get("cards") or {}
+    if not numbers and not cards:
+        return
+    for block in state.tokens:
+        if block.type != "inline" or not block.children:
+            continue
+        children: list[Token] = []
+        for token in block.children:
+            if token.type == "text":
+                children.extend(_split(token.content, numbers, cards))
+            else:
+                children.append(token)
+        block.children = children
+
+
+def _parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False}).disable(_DISABLED)
+    # After text_join, so each run of text is one token.
+    md.core.ruler.push("kb_links", _add_links)
+    return md
+
+
+# Built once: construction costs far more than rendering one rule, and render() keeps its
+# state per call, so the threads of the web server can share it.
+_MD = _parser()
+
+
+def rule_html(
+    text: str,
+    numbers: Mapping[str, str] | None = None,
+    cards: Mapping[str, str] | None = None,
+) -> str:
+    """Safe HTML for one rule's text.
+
+    ``numbers`` maps a rule number cited in the text to the URL of that rule, ``cards`` a card
+    name to the URL of its page; only those are linked, so a number that is not a rule of the
+    document (a date, a page number) stays plain text.
+    """
+    return _MD.render(text, {"numbers": numbers or {}, "cards": cards or {}})
+
+
+def rules_html(
+    rules: Iterable[Mapping[str, Any]],
+    numbers: Mapping[str, str] | None = None,
+    cards: Mapping[str, str] | None = None,
+) -> dict[str, Markup]:
+    """Rule id -> HTML of its text, for a template.
+
+    Marked safe for Jinja only because ``rule_html`` built it from escaped tokens; any other
+    string must go through the template's autoescaping.
+    """
+    return {r["id"]: Markup(rule_html(r["text"], numbers, cards)) for r in rules}

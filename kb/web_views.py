@@ -1,0 +1,96 @@
+"""Glue between Datasette and the page functions of ``kb.pages``, for site/plugins/routes.py.
+
+A route asks for one page: the page function runs on Datasette's read-only connection, in
+Datasette's SQL thread and under its SQL time limit, and the result is answered as JSON (the
+dict as it is) or as HTML (a template of site/templates/). Keeping this here leaves each route a
+few lines long, and the same for every page.
+
+Errors go through Datasette's own handler: raising ``NotFound`` answers 404, as JSON when the
+path ends in ``.json`` and with site/templates/error.html otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from typing import Any, TypeVar
+from urllib.parse import unquote
+
+from datasette.app import Datasette
+from datasette.database import Database
+from datasette.utils import sqlite_timelimit
+from datasette.utils.asgi import Request, Response
+from datasette.views.base import DatasetteError
+
+from .pages import json_url
+
+# The name the knowledge base is published under (/kb, /kb/rules), whatever its file is called.
+DB_NAME = "kb"
+
+T = TypeVar("T")
+
+
+def kb_database(datasette: Datasette) -> Database:
+    """The knowledge base: the database named ``kb`` (as ``kb serve`` names it), else the first
+    one attached, so ``datasette site/ -i other.sqlite`` works too."""
+    return datasette.databases.get(DB_NAME) or datasette.get_database()
+
+
+def arg(request: Request, name: str) -> str:
+    """A part of the path, percent-decoded (Datasette routes on the raw path)."""
+    return unquote(request.url_vars.get(name) or "")
+
+
+def wants_json(request: Request) -> bool:
+    """True when the page was asked for with ``.json`` after its last path segment."""
+    return request.url_vars.get("format") == ".json"
+
+
+async def query(datasette: Datasette, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Run ``fn(conn, *args, **kwargs)`` on the knowledge base under the SQL time limit."""
+    limit_ms = datasette.setting("sql_time_limit_ms")
+
+    def work(conn: sqlite3.Connection) -> T:
+        with sqlite_timelimit(conn, limit_ms):
+            return fn(conn, *args, **kwargs)
+
+    try:
+        return await kb_database(datasette).execute_fn(work)
+    except sqlite3.OperationalError as exc:
+        if exc.args == ("interrupted",):
+            raise DatasetteError(
+                f"This page took longer than the {limit_ms} ms time limit.",
+                title="Too slow",
+                status=503,
+            ) from None
+        raise
+
+
+def _json(data: Any, status: int = 200) -> Response:
+    body = json.dumps(data, ensure_ascii=False, indent=2)
+    return Response(body, status=status, content_type="application/json; charset=utf-8")
+
+
+async def render(
+    datasette: Datasette,
+    request: Request,
+    template: str,
+    data: dict[str, Any],
+    *,
+    html: dict[str, Any] | None = None,
+    status: int = 200,
+) -> Response:
+    """Answer a page: ``data`` as JSON, or ``template`` rendered with ``page=data``.
+
+    ``html`` holds what only the HTML needs (rendered rule text); it never reaches the JSON.
+    """
+    if wants_json(request):
+        return _json(data, status)
+    context = {
+        "page": data,
+        "json_url": json_url(request.path, request.query_string),
+        **(html or {}),
+    }
+    body = await datasette.render_template(template, context, request=request)
+    return Response.html(body, status=status)
