@@ -1,0 +1,238 @@
+"""Exports for translators: a TMX translation memory per language pair, a TBX termbase of
+the glossary, and the translation checks as CSV.
+
+TMX and TBX are written with translate-toolkit (``translate.storage.tmx``, ``.tbx``), the
+library CAT tools and pofilter are built on, so the files open in OmegaT, Virtaal or Pootle
+and round-trip through translate-toolkit's own readers; nothing here writes XML by hand.
+
+Every function takes an open connection (``kb.db.connect``), writes ``path`` when given and
+returns the file's bytes either way.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import sqlite3
+from pathlib import Path
+
+from lxml import etree
+from translate.storage import tbx, tmx
+
+from ingest.glossary import Glossary, Rendering, load_glossary
+
+# TMX <prop> types carrying where a unit comes from; TMX reserves types starting "x-" for tools.
+TMX_PROPS = (
+    "x-source-rules",
+    "x-target-rules",
+    "x-source-document",
+    "x-target-document",
+    "x-variant",
+    "x-alignment-method",
+    "x-alignment-score",
+)
+CHECK_COLUMNS = (
+    "id",
+    "target_document",
+    "variant",
+    "check",
+    "severity",
+    "rule",
+    "alignment",
+    "source_rules",
+    "term",
+    "detail",
+)
+# TBX administrative status of a rendering (ISO 12620 values, as translate-toolkit reads them).
+PREFERRED, ADMITTED, DEPRECATED = (
+    "preferredTerm-admn-sts",
+    "admittedTerm-admn-sts",
+    "deprecatedTerm-admn-sts",
+)
+
+_LINKS = """
+select a.id, a.source_document, a.target_document, a.method, a.score, t.variant
+from alignments a
+join documents s on s.id = a.source_document
+join documents t on t.id = a.target_document
+where s.lang = :source_lang and t.lang = :target_lang
+  and a.source_ids != '' and a.target_ids != ''
+order by a.ord
+"""
+
+_MEMBERS = """
+select m.alignment, m.side, m.rule, r.text
+from alignment_rules m join rules r on r.id = m.rule
+order by m.alignment, m.id
+"""
+
+_CHECKS = """
+select c.id, c.target_document, d.variant, c.check_name, c.severity, c.rule, c.alignment,
+       a.source_ids, c.term, c.detail
+from translation_checks c
+left join documents d on d.id = c.target_document
+left join alignments a on a.id = c.alignment
+order by c.id
+"""
+
+
+def _finish(data: bytes, path: Path | str | None) -> bytes:
+    if path is not None:
+        Path(path).write_bytes(data)
+    return data
+
+
+def language_pairs(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    """(source language, target language) of every aligned document pair, e.g. ("en", "vi")."""
+    rows = conn.execute(
+        "select distinct s.lang, t.lang from alignments a "
+        "join documents s on s.id = a.source_document "
+        "join documents t on t.id = a.target_document order by 1, 2"
+    )
+    return [(row[0], row[1]) for row in rows]
+
+
+def export_tmx(
+    conn: sqlite3.Connection,
+    source_lang: str = "en",
+    target_lang: str = "vi",
+    path: Path | str | None = None,
+) -> bytes:
+    """A TMX of every link from a ``source_lang`` rule to ``target_lang`` rules.
+
+    One unit per link that has both sides (1-0 and 0-1 links have nothing to remember). The
+    unit's texts are the rules' texts, joined by a space when a side has several rules; its
+    ``tuid`` is the alignment id, its ``x-context`` the first source rule, and props name all
+    the rules, both documents, the variant and how the link was found.
+    """
+    members: dict[int, dict[str, list[tuple[str, str]]]] = {}
+    for row in conn.execute(_MEMBERS):
+        sides = members.setdefault(row[0], {"source": [], "target": []})
+        sides[row[1]].append((row[2], row[3]))
+    store = tmx.tmxfile(sourcelanguage=source_lang, targetlanguage=target_lang)
+    params = {"source_lang": source_lang, "target_lang": target_lang}
+    for link in conn.execute(_LINKS, params).fetchall():
+        alignment, source_doc, target_doc, method, score, variant = tuple(link)
+        sides = members[alignment]
+        unit = store.addsourceunit(" ".join(text for _, text in sides["source"]))
+        unit.settarget(" ".join(text for _, text in sides["target"]))
+        unit.xmlelement.set("tuid", str(alignment))
+        unit.setcontext(sides["source"][0][0])
+        values = (
+            " ".join(rule for rule, _ in sides["source"]),
+            " ".join(rule for rule, _ in sides["target"]),
+            source_doc,
+            target_doc,
+            variant,
+            method,
+            f"{score:.4f}",
+        )
+        _add_props(unit, dict(zip(TMX_PROPS, values, strict=True)))
+    return _finish(bytes(store), path)
+
+
+def _add_props(unit: tmx.tmxunit, props: dict[str, str]) -> None:
+    """``<prop type=...>`` elements on a unit, before its ``<tuv>``s as the TMX DTD orders them.
+
+    translate-toolkit has a setter for the ``x-context`` prop only; the others are added to the
+    unit's own element tree, named in its namespace.
+    """
+    first_tuv = unit.xmlelement.find(unit.namespaced("tuv"))
+    for kind, value in props.items():
+        prop = etree.Element(unit.namespaced("prop"))
+        prop.set("type", kind)
+        prop.text = value
+        first_tuv.addprevious(prop)
+
+
+def read_tmx_props(unit: tmx.tmxunit) -> dict[str, str]:
+    """The ``<prop>`` elements of a unit read back, type -> text."""
+    return {
+        p.get("type"): p.text or "" for p in unit.xmlelement.iterchildren(unit.namespaced("prop"))
+    }
+
+
+def _status(rendering: Rendering) -> str:
+    """Preferred; deprecated for what machine translation produced (``en_mt``, or a note that
+    says "machine translation", the glossary's label for it); admitted otherwise."""
+    if rendering.preferred:
+        return PREFERRED
+    if rendering.source == "en_mt" or "machine translation" in rendering.note:
+        return DEPRECATED
+    return ADMITTED
+
+
+def export_tbx(
+    conn: sqlite3.Connection,
+    path: Path | str | None = None,
+    glossary: Glossary | None = None,
+) -> bytes:
+    """A TBX termbase of the glossary (ingest/data/glossary.toml): one entry per term.
+
+    The English langSet holds the official term, its other spellings and the English that
+    machine translation produced instead (``en_mt``, deprecated); each other language holds
+    its renderings, the preferred one first. Each term carries its administrative status
+    (preferred, admitted, deprecated for machine-translation renderings) and its note; the
+    entry names the game it belongs to, by its name in the database.
+    """
+    glossary = glossary or load_glossary()
+    games = dict(conn.execute("select id, name from games").fetchall())
+    store = tbx.tbxfile(sourcelanguage="en")
+    for term in glossary.terms:
+        unit = store.addsourceunit(term.en)
+        unit.setid(term.id)
+        english = [Rendering(term.id, "en", "en", term.en, preferred=True)]
+        english += [Rendering(term.id, "en", "en", form) for form in term.en_forms]
+        by_lang: dict[str, list[Rendering]] = {"en": english}
+        for rendering in term.renderings:
+            by_lang.setdefault(rendering.lang, []).append(rendering)
+        for lang, renderings in by_lang.items():
+            ordered = _unique(sorted(renderings, key=lambda r: not r.preferred))
+            texts = [r.text for r in ordered]
+            if lang == "en":
+                unit.set_source_terms(texts, lang)
+                language = unit.source_dom
+            else:
+                unit.set_target_terms(texts, lang)
+                language = unit.get_target_dom(lang)
+            for tig, rendering in zip(
+                language.iterchildren(unit.namespaced("tig")), ordered, strict=True
+            ):
+                _term_note(unit, tig, "administrativeStatus", _status(rendering))
+                if rendering.note:
+                    note = etree.SubElement(tig, unit.namespaced("note"))
+                    note.text = rendering.note
+        game = "every game" if term.game == "*" else games.get(term.game, term.game)
+        unit.addnote(f"game: {game}", origin="definition")
+    return _finish(bytes(store), path)
+
+
+def _unique(renderings: list[Rendering]) -> list[Rendering]:
+    """First rendering of each text (a term listed both as official and as MT output)."""
+    seen: set[str] = set()
+    out = []
+    for r in renderings:
+        if r.text not in seen:
+            seen.add(r.text)
+            out.append(r)
+    return out
+
+
+def _term_note(unit: tbx.tbxunit, tig: etree._Element, kind: str, value: str) -> None:
+    note = etree.SubElement(tig, unit.namespaced("termNote"))
+    note.set("type", kind)
+    note.text = value
+
+
+def export_checks_csv(conn: sqlite3.Connection, path: Path | str | None = None) -> bytes:
+    """The translation checks as CSV (UTF-8, a header row, one row per finding).
+
+    ``source_rules`` lists the source rules of the link a finding is about, so a reviewer
+    can open both sides without a second lookup.
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(CHECK_COLUMNS)
+    for row in conn.execute(_CHECKS):
+        writer.writerow(["" if value is None else value for value in tuple(row)])
+    return _finish(buffer.getvalue().encode("utf-8"), path)

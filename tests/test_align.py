@@ -1,0 +1,365 @@
+"""The translation aligner: quality against the hand-checked gold, invariants on the real
+corpus, small synthetic cases (1-2 split, 1-0 missing, 0-1 extra, glued heading, another
+language pair), and the vi-mt1 / vi-mt2 word diff that reads the alignment tables."""
+
+from __future__ import annotations
+
+import sqlite3
+import tomllib
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from ingest.align import align_corpus, align_pair
+from ingest.glossary import load_glossary
+from ingest.records import DocText, DocumentResult, DocumentSpec, RawText, Rule, Section
+from kb.db import KbError
+from kb.variantdiff import diff_words, render_segments, variant_diff
+
+GOLD = Path(__file__).parent / "fixtures" / "gold_alignment.toml"
+
+
+# ---- gold alignment on the real corpus ------------------------------------------------------
+
+
+def gold_pairs() -> dict[tuple[str, str], set[tuple[str, str]]]:
+    data = tomllib.loads(GOLD.read_text(encoding="utf-8"))
+    out: dict[tuple[str, str], set[tuple[str, str]]] = {}
+    for pair in data["pair"]:
+        src, tgt = pair["source"], pair["target"]
+        out[(src, tgt)] = {
+            (f"{src}:{s}", f"{tgt}:{t}") for ss, ts in pair["links"] for s in ss for t in ts
+        }
+    return out
+
+
+def found_pairs(conn: sqlite3.Connection) -> dict[tuple[str, str], set[tuple[str, str]]]:
+    sides: dict[int, dict[str, list[str]]] = defaultdict(lambda: {"source": [], "target": []})
+    for row in conn.execute("SELECT alignment, rule, side FROM alignment_rules"):
+        sides[row["alignment"]][row["side"]].append(row["rule"])
+    out: dict[tuple[str, str], set[tuple[str, str]]] = defaultdict(set)
+    for row in conn.execute("SELECT id, source_document, target_document FROM alignments"):
+        members = sides[row["id"]]
+        out[(row["source_document"], row["target_document"])] |= {
+            (s, t) for s in members["source"] for t in members["target"]
+        }
+    return out
+
+
+def f1(gold: set, found: set) -> float:
+    hit = len(gold & found)
+    if not hit:
+        return 0.0
+    precision, recall = hit / len(found), hit / len(gold)
+    return 2 * precision * recall / (precision + recall)
+
+
+def test_gold_ids_exist(conn: sqlite3.Connection) -> None:
+    """A rule id of the gold that the build no longer produces would silently lower recall."""
+    ids = {row[0] for row in conn.execute("SELECT id FROM rules")}
+    missing = {rid for pairs in gold_pairs().values() for pair in pairs for rid in pair} - ids
+    assert not missing
+
+
+def test_alignment_f1_against_gold(conn: sqlite3.Connection) -> None:
+    gold, found = gold_pairs(), found_pairs(conn)
+    assert set(gold) == {
+        ("fow-basic", "fow-basic-vi-mt1"),
+        ("fow-basic", "fow-basic-vi-mt2"),
+        ("vg-basic", "vg-basic-vi-mt1"),
+        ("vg-basic", "vg-basic-vi-mt2"),
+    }
+    for key, pairs in gold.items():
+        assert f1(pairs, found[key]) >= 0.85, key
+    overall_gold = set().union(*gold.values())
+    overall_found = set().union(*(found[key] for key in gold))
+    assert f1(overall_gold, overall_found) >= 0.9
+
+
+def test_every_rule_in_exactly_one_link(conn: sqlite3.Connection) -> None:
+    """Each rule of a source and of its variant is in one link; sections never are."""
+    for pair in conn.execute("SELECT id, translation_of FROM documents WHERE translation_of != ''"):
+        for doc in (pair["id"], pair["translation_of"]):
+            counts = dict(
+                conn.execute(
+                    "SELECT r.id, count(m.id) FROM rules r "
+                    "LEFT JOIN alignment_rules m ON m.rule = r.id "
+                    "LEFT JOIN alignments a ON a.id = m.alignment AND a.target_document = ? "
+                    "WHERE r.document = ? AND (m.id IS NULL OR a.id IS NOT NULL) GROUP BY r.id",
+                    (pair["id"], doc),
+                ).fetchall()
+            )
+            assert counts and set(counts.values()) == {1}, doc
+
+
+def test_links_have_methods_and_scores(conn: sqlite3.Connection) -> None:
+    rows = conn.execute("SELECT * FROM alignments").fetchall()
+    assert rows
+    for row in rows:
+        assert 0.0 <= row["score"] <= 1.0
+        assert row["method"] in {"dp:anchors+length", "dp:length", "dp:heading", "dp:gap"}
+        one_sided = not row["source_ids"] or not row["target_ids"]
+        assert one_sided == (row["method"] in {"dp:heading", "dp:gap"})
+
+
+# ---- synthetic cases ----------------------------------------------------------------------
+
+
+def document(
+    doc_id: str, lang: str, items: list[str], translation_of: str | None = None
+) -> DocumentResult:
+    """A processed document from a list of texts; "# Title" items are section headings."""
+    spec = DocumentSpec(
+        file=f"{doc_id}.txt", id=doc_id, game="fow", ruleset="basic", title=doc_id, lang=lang,
+        provenance="test", era="",
+    )  # fmt: skip
+    doc = DocText(
+        spec=spec, doc_id=doc_id, variant="original" if translation_of is None else doc_id,
+        lang=lang, provenance="test", preset="clean", title=doc_id,
+        translation_of=translation_of, lines=[],
+        raw=RawText(spec.file, spec.file, "utf-8", "0" * 64, 0, ""),
+    )  # fmt: skip
+    common = {"document": doc_id, "lang": lang, "ruleset": None, "era": None, "number": ""}
+    root = Section(
+        id=f"{doc_id}:top", parent=None, ord=0, level=0, title=doc_id, slug="top",
+        line_start=1, line_end=1, **common,
+    )  # fmt: skip
+    sections, rules = [root], []
+    for n, item in enumerate(items, start=1):
+        if item.startswith("# "):
+            sid = f"{doc_id}:s{len(sections)}"
+            sections.append(
+                Section(
+                    id=sid, parent=root.id, ord=len(sections), level=1, title=item[2:], slug=sid,
+                    line_start=n, line_end=n, **common,
+                )
+            )  # fmt: skip
+            continue
+        rules.append(
+            Rule(
+                id=f"{doc_id}:r{len(rules) + 1}", section=sections[-1].id, parent=None,
+                game="fow", langs=lang, kind="paragraph", label="", title="",
+                ord=len(rules) + 1, depth=0, text=item, line_start=n, line_end=n, **common,
+            )
+        )  # fmt: skip
+    return DocumentResult(doc=doc, sections=sections, rules=rules)
+
+
+def links_of(source: DocumentResult, target: DocumentResult) -> list[tuple[list[str], list[str]]]:
+    """The links as (source local ids, target local ids)."""
+    return [
+        ([i.split(":")[1] for i in link.source_ids], [i.split(":")[1] for i in link.target_ids])
+        for link in align_pair(source, target, load_glossary())
+    ]
+
+
+ENGLISH = [
+    "# Draw Phase",
+    "Draw a card from your Main Deck.",
+    "Abilities that trigger at the start of the Draw Phase activate. "
+    "The starting player skips this step.",
+    "Lower the opponent player's life from 4000 to 0.",
+    "Each player starts the game with 5 cards in hand and 10 cards in the Magic Stone Deck.",
+    "All unused Wills are destroyed.",
+    "Pass >> Proceed to End Phase.",
+]
+
+
+def test_one_to_two_split() -> None:
+    source = document("en", "en", ENGLISH)
+    target = document(
+        "vi",
+        "vi",
+        [
+            "Rút một lá bài từ Main Deck của bạn.",
+            "Các khả năng kích hoạt vào đầu Draw Phase sẽ kích hoạt.",
+            "Người chơi đi trước bỏ qua bước này.",
+            "Giảm điểm sinh mệnh của đối thủ từ 4000 xuống 0.",
+            "Mỗi người chơi bắt đầu với 5 lá bài trên tay và 10 lá trong Magic Stone Deck.",
+            "Tất cả Will không dùng bị phá hủy.",
+            "Bỏ lượt >> chuyển sang End Phase.",
+        ],
+        "en",
+    )
+    assert links_of(source, target) == [
+        (["r1"], ["r1"]),
+        (["r2"], ["r2", "r3"]),
+        (["r3"], ["r4"]),
+        (["r4"], ["r5"]),
+        (["r5"], ["r6"]),
+        (["r6"], ["r7"]),
+    ]
+
+
+def test_missing_translation_is_one_to_zero() -> None:
+    source = document("en", "en", ENGLISH)
+    target = document(
+        "vi",
+        "vi",
+        [
+            "Rút một lá bài từ Main Deck của bạn.",
+            "Các khả năng kích hoạt vào đầu Draw Phase sẽ kích hoạt. "
+            "Người chơi đi trước bỏ qua bước này.",
+            "Giảm điểm sinh mệnh của đối thủ từ 4000 xuống 0.",
+            "Tất cả Will không dùng bị phá hủy.",
+            "Bỏ lượt >> chuyển sang End Phase.",
+        ],
+        "en",
+    )
+    links = links_of(source, target)
+    assert (["r4"], []) in links
+    assert (["r3"], ["r3"]) in links and (["r5"], ["r4"]) in links
+
+
+def test_extra_translation_is_zero_to_one() -> None:
+    source = document("en", "en", ENGLISH)
+    target = document(
+        "vi",
+        "vi",
+        [
+            "Rút một lá bài từ Main Deck của bạn.",
+            "Các khả năng kích hoạt vào đầu Draw Phase sẽ kích hoạt. "
+            "Người chơi đi trước bỏ qua bước này.",
+            "Giảm điểm sinh mệnh của đối thủ từ 4000 xuống 0.",
+            "Lưu ý: trong giải đấu chính thức, mỗi trận đấu kéo dài 50 phút và có 3 ván.",
+            "Mỗi người chơi bắt đầu với 5 lá bài trên tay và 10 lá trong Magic Stone Deck.",
+            "Tất cả Will không dùng bị phá hủy.",
+            "Bỏ lượt >> chuyển sang End Phase.",
+        ],
+        "en",
+    )
+    links = links_of(source, target)
+    assert ([], ["r4"]) in links
+    assert (["r4"], ["r5"]) in links
+
+
+def test_heading_glued_to_a_sentence_stays_out_of_the_link() -> None:
+    """A translated heading glued to the first sentence, or standing alone as a sentence,
+    is aligned with the source heading; links list rules only."""
+    source = document("en", "en", ["# Objectives", "Lower the life from 4000 to 0.", *ENGLISH])
+    target = document(
+        "vi",
+        "vi",
+        [
+            "Mục tiêu Giảm sinh mệnh từ 4000 xuống 0.",
+            "Giai đoạn rút bài",
+            "Rút một lá bài từ Main Deck của bạn.",
+            "Các khả năng kích hoạt vào đầu Draw Phase sẽ kích hoạt.",
+            "Người chơi đi trước bỏ qua bước này.",
+            "Giảm điểm sinh mệnh của đối thủ từ 4000 xuống 0.",
+            "Mỗi người chơi bắt đầu với 5 lá bài trên tay và 10 lá trong Magic Stone Deck.",
+            "Tất cả Will không dùng bị phá hủy.",
+            "Bỏ lượt >> chuyển sang End Phase.",
+        ],
+        "en",
+    )
+    links = links_of(source, target)
+    assert links[0] == (["r1"], ["r1"])
+    assert ([], ["r2"]) in links  # the translated heading "Draw Phase"
+    assert (["r2"], ["r3"]) in links
+    assert all(not any(i.startswith("s") for i in s + t) for s, t in links)
+
+
+def test_another_language_pair() -> None:
+    """Nothing is specific to English and Vietnamese: French, with no glossary renderings."""
+    source = document(
+        "en",
+        "en",
+        [
+            "Deal 6 damage to your opponent's vanguard.",
+            "When a player has no cards in the deck, that player loses.",
+            "You may have up to 4 cards with the same name.",
+            "Shuffle your deck at the beginning of each game.",
+            "A Flash Deck contains exactly 25 cards.",
+        ],
+    )
+    target = document(
+        "fr",
+        "fr",
+        [
+            "Infligez 6 dégâts à l'avant-garde de votre adversaire.",
+            "Quand un joueur n'a plus de cartes dans son deck, il perd.",
+            "Vous pouvez avoir jusqu'à 4 cartes du même nom.",
+            "Note du traducteur : cette règle a changé en 2016 et ne s'applique plus.",
+            "Mélangez votre deck au début de chaque partie.",
+            "Un Flash Deck contient exactement 25 cartes.",
+        ],
+        "en",
+    )
+    assert links_of(source, target) == [
+        (["r1"], ["r1"]),
+        (["r2"], ["r2"]),
+        (["r3"], ["r3"]),
+        ([], ["r4"]),
+        (["r4"], ["r5"]),
+        (["r5"], ["r6"]),
+    ]
+
+
+def test_align_corpus_pairs_variants_with_their_source() -> None:
+    source = document("en", "en", ENGLISH[1:3])
+    one = document("vi1", "vi", ["Rút một lá bài.", "Khả năng kích hoạt."], "en")
+    two = document("vi2", "vi", ["Rút một lá.", "Các khả năng kích hoạt."], "en")
+    orphan = document("zz", "vi", ["Không có bản gốc."], "missing")
+    links, checks = align_corpus([source, one, two, orphan], load_glossary())
+    assert {(link.source_document, link.target_document) for link in links} == {
+        ("en", "vi1"),
+        ("en", "vi2"),
+    }
+    assert all(c.link is None or 0 <= c.link < len(links) for c in checks)
+
+
+# ---- variant diff ---------------------------------------------------------------------------
+
+
+def test_diff_words_segments() -> None:
+    assert diff_words("a b c d", "a x c d e") == [
+        ("equal", "a"),
+        ("delete", "b"),
+        ("insert", "x"),
+        ("equal", "c d"),
+        ("insert", "e"),
+    ]
+    assert diff_words("same words", "same words") == [("equal", "same words")]
+    assert diff_words("", "new") == [("insert", "new")]
+    assert render_segments([("equal", "a"), ("delete", "b"), ("insert", "x")]) == "a [-b-] {+x+}"
+
+
+def test_variant_diff_on_the_real_corpus(conn: sqlite3.Connection) -> None:
+    diff = variant_diff(conn, "fow-basic:initiating-battle.2")
+    assert (diff.left.variant, diff.right.variant) == ("vi-mt1", "vi-mt2")
+    left = " ".join(text for op, text in diff.segments if op in ("equal", "delete"))
+    right = " ".join(text for op, text in diff.segments if op in ("equal", "insert"))
+    assert left == " ".join(diff.left.text.split())
+    assert right == " ".join(diff.right.text.split())
+    assert ("insert", "Chase Area") in diff.segments or any(
+        op == "insert" and "Chase Area" in text for op, text in diff.segments
+    )
+    text = diff.render()
+    assert "fow-basic:initiating-battle.2" in text and "[-" in text and "{+" in text
+    swapped = variant_diff(conn, "fow-basic:initiating-battle.2", "vi-mt2", "vi-mt1")
+    assert swapped.left.variant == "vi-mt2"
+
+
+def test_variant_diff_errors(conn: sqlite3.Connection) -> None:
+    with pytest.raises(KbError):
+        variant_diff(conn, "fow-basic:no-such-rule")
+    with pytest.raises(KbError):
+        variant_diff(conn, "fow-basic-vi-mt1:muc-tieu-cua-tro-choi.1")  # a target rule
+    with pytest.raises(KbError):
+        variant_diff(conn, "fow-basic:draw-phase.1", "vi-mt9")
+
+
+def test_degenerate_inputs_still_give_a_link_per_rule() -> None:
+    """Empty sides, headings only, one huge rule: every rule still ends up in one link."""
+    huge = document("en", "en", ["One rule. " * 200, "Second rule with 5 cards."])
+    many = document("vi", "vi", [f"Câu số {i}." for i in range(40)] + ["Quy tắc với 5 lá."], "en")
+    empty_vi, empty_en = document("vi", "vi", [], "en"), document("en", "en", [])
+    assert links_of(huge, empty_vi) == [(["r1"], []), (["r2"], [])]
+    assert links_of(empty_en, many)[:2] == [([], ["r1"]), ([], ["r2"])]
+    headings = document("en", "en", ["# Only a heading"])
+    assert links_of(headings, document("vi", "vi", ["# Chỉ tiêu đề"], "en")) == []
+    links = links_of(huge, many)
+    assert sorted(i for s, _ in links for i in s) == ["r1", "r2"]
+    assert sorted(int(i[1:]) for _, t in links for i in t) == list(range(1, 42))
