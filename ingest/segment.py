@@ -21,7 +21,7 @@ CR_RULE = re.compile(
     r"^(?P<num>\d{2,4}\.\d+(?P<sub>[a-z]+)?(?:-(?P<roman>[ivxl]+))?)\.?(?:\s+(?P<text>.*)|$)"
 )
 _NUMBERED_ITEM = re.compile(r"^(?P<num>\d{1,2}|[a-z])[.)]\s+(?P<text>\S.*)$")
-_TERM = re.compile(r"^(?P<term>[^\W\d_][^:：.?!]{0,40}?)\s*[:：]\s+\S")
+_TERM = re.compile(r"^(?P<term>[^\W\d_][^:：.?!]{0,40}?)\s*(?::\s+|：\s*)\S")
 _FINAL_PUNCT = ".,;:!?…。，；：！？"
 _SENTENCE_END = ".:!?…。：！？)"
 _HAS_LETTER = re.compile(r"[^\W\d_]", re.UNICODE)

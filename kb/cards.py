@@ -38,7 +38,8 @@ def name_score(query: str, name: str, **_: Any) -> float:
     from rapidfuzz import fuzz
 
     plain = fuzz.ratio(query, name)
-    if set(query.split()) <= set(name.split()):
+    words = query.split()
+    if len(set(words)) == len(words) and set(words) <= set(name.split()):
         return max(plain, 0.96 * fuzz.token_set_ratio(query, name))
     return plain
 

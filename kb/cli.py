@@ -196,6 +196,44 @@ def search(
 
 
 @cli.command()
+@click.argument("question")
+@click.option("--game", default="", help="Only this game (fow, vanguard, yugioh, or an alias).")
+@click.option("--lang", default="", help="Preferred language of the shown passages (en, vi, zh).")
+@click.option(
+    "--limit", default=5, show_default=True, type=click.IntRange(1, 50), help="Passages to show."
+)
+@data_options
+def ask(
+    question: str, game: str, lang: str, limit: int, db_path: Path | None, as_json: bool
+) -> None:
+    """Answer a rules question: the ruling first, then cited passages.
+
+    Typos, missing accents, Vietnamese and Chinese are fine. Exit status 1 when nothing
+    matches with confidence. Example: kb ask "honest vs honest"
+    """
+    from . import render
+    from .ask import ask as run_ask
+
+    with _open(db_path) as conn:
+        if game:
+            from .timing import game_id
+
+            try:
+                game = game_id(conn, game)
+            except KbError as exc:
+                raise click.ClickException(str(exc)) from None
+        result = run_ask(conn, question, game=game, lang=lang, limit=limit)
+    if as_json:
+        _print_json(result)
+    elif result["confident"]:
+        click.echo(render.ask(result))
+    else:
+        click.echo(f"No confident match for {question!r}.")
+    if not result["confident"]:
+        sys.exit(1)
+
+
+@cli.command()
 @click.argument("game")
 @click.option("--ruleset", default="", help="Only this ruleset (tcg, ocg); default: all.")
 @data_options
@@ -276,6 +314,95 @@ def terms(term: str, db_path: Path | None, as_json: bool) -> None:
         _print_json(entries)
         return
     click.echo(render.terms(entries))
+
+
+@cli.command()
+@click.argument("document")
+@click.option(
+    "--variants", default="", help="Comma-separated variants to show (vi-mt1,vi-mt2); default all."
+)
+@data_options
+def compare(document: str, variants: str, db_path: Path | None, as_json: bool) -> None:
+    """A document next to its translations, rule by rule, with the translation checks.
+
+    DOCUMENT is a document id or file name (fow-basic, 000). Example: kb compare 000
+    """
+    from . import render
+    from .compare import compare as run_compare
+
+    wanted = [v.strip() for v in variants.split(",") if v.strip() and v.strip() != "en"]
+    with _open(db_path) as conn:
+        try:
+            rows = run_compare(conn, document, wanted)
+        except KbError as exc:
+            raise click.ClickException(str(exc)) from None
+    if as_json:
+        _print_json(rows)
+        return
+    click.echo(render.compare(rows))
+
+
+@cli.command("variant-diff")
+@click.argument("rule_id")
+@click.option("--left", default=None, help="Variant or document on the left (default: the first).")
+@click.option(
+    "--right", default=None, help="Variant or document on the right (default: the second)."
+)
+@data_options
+def variant_diff(
+    rule_id: str, left: str | None, right: str | None, db_path: Path | None, as_json: bool
+) -> None:
+    """Word diff between two machine translations of one source rule.
+
+    Example: kb variant-diff fow-basic:draw-phase.2
+    """
+    from dataclasses import asdict
+
+    from . import variantdiff
+
+    with _open(db_path) as conn:
+        try:
+            diff = variantdiff.variant_diff(conn, rule_id, left, right)
+        except KbError as exc:
+            raise click.ClickException(str(exc)) from None
+    if as_json:
+        _print_json(asdict(diff))
+        return
+    click.echo(variantdiff.render(diff))
+
+
+@cli.command()
+@click.argument("what", type=click.Choice(["tmx", "tbx", "checks"]))
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="File to write [default: kb-<source>-<target>.tmx, kb-glossary.tbx, kb-checks.csv].",
+)
+@click.option("--pair", default="en-vi", show_default=True, help="Language pair of a TMX export.")
+@_db_option
+def export(what: str, out: Path | None, pair: str, db_path: Path | None) -> None:
+    """Export for CAT tools: TMX of the alignments, TBX of the glossary, CSV of the checks.
+
+    Example: kb export tmx --pair en-vi --out fow-en-vi.tmx
+    """
+    from . import export as exporter
+
+    with _open(db_path) as conn:
+        if what == "tmx":
+            source, _, target = pair.partition("-")
+            if (source, target) not in exporter.language_pairs(conn):
+                raise click.ClickException(f"no aligned documents for the pair {pair!r}")
+            out = out or Path(f"kb-{source}-{target}.tmx")
+            exporter.export_tmx(conn, source, target, out)
+        elif what == "tbx":
+            out = out or Path("kb-glossary.tbx")
+            exporter.export_tbx(conn, out)
+        else:
+            out = out or Path("kb-checks.csv")
+            exporter.export_checks_csv(conn, out)
+    click.echo(f"wrote {out}")
 
 
 @cli.command()

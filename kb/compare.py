@@ -12,7 +12,8 @@ def resolve_document(conn: sqlite3.Connection, ref: str) -> str:
     """A document id from an id, a file name or its first characters ("000", "fow-basic")."""
     ref = ref.strip()
     rows = conn.execute(
-        "SELECT id FROM documents WHERE translation_of IS NULL AND (id = ? OR file = ? OR file LIKE ? || '%') "
+        "SELECT id FROM documents WHERE translation_of IS NULL AND (id = ? OR file = ? OR file "
+        "LIKE ? || '%') "
         "ORDER BY ord",
         (ref, ref, ref),
     ).fetchall()

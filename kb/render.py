@@ -233,3 +233,98 @@ def rule_history(chains: Sequence[Sequence[dict[str, Any]]]) -> str:
             lines.append(wrap(entry["text"], indent="    "))
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
+
+
+def ask(result: dict[str, Any]) -> str:
+    lines: list[str] = []
+    a = result["answer"]
+    u = result["understood"]
+    for amb in u["ambiguous"]:
+        lines.append(
+            f"Ambiguous: {amb['typed']!r} could be {', '.join(amb['candidates'])} — name the card "
+            f"fully."
+        )
+    if a:
+        where = (
+            a["timing"]["path"]
+            + (
+                f" ({a['timing']['ruleset'].upper()})"
+                if a["timing"] and a["timing"]["ruleset"] not in ("*", "")
+                else ""
+            )
+            if a["timing"]
+            else ""
+        )
+        lines.append(
+            f"{' vs '.join(u['vs']) if u['vs'] else ', '.join(a['cards'])}  ·  {where}".strip(" ·")
+        )
+        lines.append("")
+        lines.append(wrap("Ruling: " + a["ruling"], indent=""))
+        if a["quote"]:
+            lines.append(wrap(f"Source says: “{a['quote']}”", indent="  "))
+        if a["sequence"]:
+            lines.append("Sequence:")
+            lines += [wrap(f"{i}. {s}", indent="  ") for i, s in enumerate(a["sequence"], 1)]
+        if a["nuances"]:
+            lines.append("Nuances:")
+            lines += [
+                wrap(f"· {n['text']} [{', '.join(n['rules'])}]", indent="  ") for n in a["nuances"]
+            ]
+        if a["warnings"]:
+            lines.append("Warnings:")
+            lines += [wrap(f"! {w}", indent="  ") for w in a["warnings"]]
+        lines.append("Sources:")
+        for s in a["sources"]:
+            lines.append(
+                f"  {s['id']} — {s['file']}:{s['line']} · {s['lang']} · {s['authority']} · "
+                f"{s['era']}"
+            )
+        lines.append("")
+    elif u["vs"] or (u["cards"] and u["timing"]):
+        lines.append(
+            "No composed answer: the knowledge base has no ruling that covers this; the best "
+            "passages:"
+        )
+        lines.append("")
+    if result["hits"]:
+        lines.append("Passages:" if a else "Best passages:")
+    for i, h in enumerate(result["hits"], 1):
+        head = h["timing"]["path"] if h["timing"] else h["section"] or h["source"]["document"]
+        lines.append(f"{i}. {head}" + (f" — {h['title']}" if h["title"] else ""))
+        lines.append(wrap(textwrap.shorten(h["text"], 420, placeholder=" …"), indent="   "))
+        if h["shown_translation"]:
+            t = h["shown_translation"]
+            lines.append(
+                wrap(
+                    f"[{t['lang']}, {t['variant']}] " + textwrap.shorten(t["text"], 300),
+                    indent="   ",
+                )
+            )
+        also = f" (same text: {', '.join(h['also'])})" if h["also"] else ""
+        src = h["source"]
+        lines.append(
+            f"   [{h['id']} · {src['file']}:{src['line']} · {h['lang']} · "
+            f"{authority(h['provenance'])}"
+            f" · {h['era']}]{also}"
+        )
+    return "\n".join(lines).rstrip()
+
+
+def compare(rows: Sequence[dict[str, Any]]) -> str:
+    lines: list[str] = []
+    for row in rows:
+        src = row["source"]
+        lines.append(f"■ {src['id']}" if src else "■ (no source: a translation of nothing)")
+        if src:
+            lines.append(wrap(src["text"], indent="    en      "))
+        for variant, targets in row["targets"].items():
+            if not targets:
+                lines.append(f"    {variant:<7} (no translation)")
+            for t in targets:
+                lines.append(
+                    wrap(f"{t['text']}  [{t['id']}, {t['score']:.2f}]", indent=f"    {variant:<7} ")
+                )
+        for c in row["checks"]:
+            lines.append(f"    ! {c['severity']} {c['check']}: {c['detail']}")
+        lines.append("")
+    return "\n".join(lines).rstrip()

@@ -300,9 +300,10 @@ TABLES: dict[str, tuple[dict[str, type], str, list[tuple[str, str, str]]]] = {
         "id",
         [("term", "terms", "id"), ("document", "documents", "id")],
     ),
-    # Every folded word of the index with the number of rules it occurs in: kb ask corrects
-    # misspelt words against it.
-    "search_vocab": ({"term": str, "rules": int}, "term", []),
+    # Every folded word of the index with the number of rules it occurs in, and in which games
+    # (JSON {game: rules}): kb ask corrects misspelt words against it, weighs words by rarity
+    # and guesses the game a question is about from words only one game uses.
+    "search_vocab": ({"term": str, "rules": int, "games": str}, "term", []),
     # A machine translation read in official terms; the raw text stays in rules.text.
     "readings": (
         {"rule": str, "text": str, "changes": str},

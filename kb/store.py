@@ -81,10 +81,11 @@ def _document_rows(documents: list[DocumentResult]) -> Iterable[dict[str, Any]]:
         }
 
 
-def _fts_row(rule: dict[str, Any], section_path: str) -> tuple[str, str, str]:
+def _fts_row(rule: dict[str, Any], section_path: str, reading: str = "") -> tuple[str, str, str]:
+    """(title, body, folded) of a rule; the folded column also holds its official-terms reading."""
     title = " ".join(p for p in (rule["number"], section_path, rule["label"], rule["title"]) if p)
     body = index_form(rule["text"])
-    return index_form(title), body, fold(index_form(title) + " " + body)
+    return index_form(title), body, fold(index_form(title) + " " + body + " " + index_form(reading))
 
 
 def _write_alignments(db: sqlite_utils.Database, result: PipelineResult) -> None:
@@ -383,6 +384,8 @@ def _write(result: PipelineResult, path: Path, say: Progress) -> dict[str, int]:
     conn.execute(schema.FTS_SQL)
     seq = 0
     vocab: Counter[str] = Counter()
+    vocab_games: dict[str, Counter[str]] = {}
+    readings = {r.rule: r.text for r in result.knowledge.readings}
     for d in documents:
         paths = {s.id: s.path for s in d.sections}
         rows = []
@@ -413,13 +416,20 @@ def _write(result: PipelineResult, path: Path, say: Progress) -> dict[str, int]:
             )
         db["rules"].insert_all(rows)  # type: ignore[union-attr]
         for row in rows:
-            vocab.update(set(words(fold(f"{row['title']} {row['text']}"))))
+            for term in set(words(fold(f"{row['title']} {row['text']}"))):
+                vocab[term] += 1
+                vocab_games.setdefault(term, Counter())[row["game"]] += 1
         conn.executemany(
             "INSERT INTO rules_fts (rowid, title, body, folded) VALUES (?, ?, ?, ?)",
-            [(row["seq"], *_fts_row(row, paths[row["section"]])) for row in rows],
+            [
+                (row["seq"], *_fts_row(row, paths[row["section"]], readings.get(row["id"], "")))
+                for row in rows
+            ],
         )
     db["search_vocab"].insert_all(  # type: ignore[union-attr]
-        {"term": term, "rules": n} for term, n in sorted(vocab.items()) if not CJK_RUN.search(term)
+        {"term": term, "rules": n, "games": json.dumps(dict(sorted(vocab_games[term].items())))}
+        for term, n in sorted(vocab.items())
+        if not CJK_RUN.search(term)
     )
     say("write repairs and duplicates")
     repair_id = 0

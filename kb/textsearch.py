@@ -23,7 +23,8 @@ _CJK = (
     "\uf900-\ufaff"  # compatibility ideographs
 )
 CJK_RUN = re.compile(f"[{_CJK}]+")
-_WORD = re.compile(rf"[{_CJK}]+|[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
+_LETTERS = rf"[^\W_{_CJK}]"
+_WORD = re.compile(rf"[{_CJK}]+|{_LETTERS}+(?:['’]{_LETTERS}+)*", re.UNICODE)
 
 # Letters that do not decompose under NFD but still carry a "diacritic" for searchers.
 _FOLD_EXTRA = str.maketrans({"đ": "d", "Đ": "D", "ð": "d", "ø": "o", "ł": "l", "ß": "ss"})
@@ -48,13 +49,18 @@ def cjk_bigrams(run: str) -> list[str]:
     return [run[i : i + 2] for i in range(len(run) - 1)]
 
 
+# A number glued to a word ("8000LP", "2ndform") is two words for search.
+_DIGIT_LETTER = re.compile(r"(?<=\d)(?=[^\W\d_])|(?<=[^\W\d_])(?=\d)")
+
+
 def words(text: str) -> list[str]:
     """Split text into words and CJK runs (runs are not yet split into bigrams)."""
-    return _WORD.findall(unicodedata.normalize("NFC", text))
+    return _WORD.findall(_DIGIT_LETTER.sub(" ", unicodedata.normalize("NFC", text)))
 
 
 def index_form(text: str) -> str:
     """The text as stored in the FTS index: CJK runs become space-separated bigrams."""
+    text = _DIGIT_LETTER.sub(" ", text)
     return CJK_RUN.sub(lambda m: " " + " ".join(cjk_bigrams(m.group())) + " ", text)
 
 

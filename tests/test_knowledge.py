@@ -287,6 +287,8 @@ def test_every_named_query_runs(conn: sqlite3.Connection) -> None:
         "game": "yugioh",
         "node": "yugioh-tcg-during-damage-calculation",
         "term": "resonator",
+        "seqs": "[1, 2]",
+        "document": "fow-basic",
     }
     for name in queries.names():
         query = queries.load(name)

@@ -63,6 +63,7 @@ def readings(
         targets = {
             r.text.casefold(): r.reading or glossary.by_id[r.term].en
             for r in glossary.renderings("en", source="en_mt", game=game)
+            if r.reading != "-"
         }
         for a in aliases:
             if a.kind in ("en_mt", "zh"):

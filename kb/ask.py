@@ -1,0 +1,99 @@
+"""``kb ask``: answer a judge's question with a composed ruling and cited passages.
+
+understand (kb.understand) -> gather and rank passages (kb.retrieve) -> compose an answer
+(kb.answer). The JSON shape is documented in the README ("kb ask --json").
+
+On the ``kb ask`` path: standard library, sqlite3 and rapidfuzz only.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from .answer import compose
+from .retrieve import collapse, gather, rank
+from .understand import load_vocabulary, understand
+
+# A passage must cover at least this share of the question's words to count as a match when
+# the question names no card, moment or term the knowledge base knows.
+MIN_COVERAGE = 0.34
+
+
+def _timing_path(conn: sqlite3.Connection, node_ids: list[str]) -> dict[str, Any] | None:
+    if not node_ids:
+        return None
+    node_id = node_ids[0]
+    row = conn.execute(
+        "SELECT id, en, parent, ruleset FROM timing_nodes WHERE id = ?", (node_id,)
+    ).fetchone()
+    path = [row["en"]]
+    parent = row["parent"]
+    while parent:
+        p = conn.execute("SELECT en, parent FROM timing_nodes WHERE id = ?", (parent,)).fetchone()
+        path.insert(0, p["en"])
+        parent = p["parent"]
+    return {"id": node_id, "path": " › ".join(path), "ruleset": row["ruleset"]}
+
+
+def _translations(conn: sqlite3.Connection, rule_id: str) -> list[dict[str, Any]]:
+    """Rules aligned with this one (its translations, or its source if it is a translation)."""
+    rows = conn.execute(
+        "SELECT DISTINCT other.rule AS id, r.lang, d.variant, r.text, a.score "
+        "FROM alignment_rules me JOIN alignment_rules other ON other.alignment = me.alignment "
+        "AND other.side != me.side JOIN alignments a ON a.id = me.alignment JOIN rules r ON r.id "
+        "= other.rule "
+        "JOIN documents d ON d.id = r.document WHERE me.rule = ? ORDER BY d.ord, r.ord",
+        (rule_id,),
+    )
+    return [dict(r) for r in rows]
+
+
+def _hit(
+    conn: sqlite3.Connection, row: dict[str, Any], names: dict[str, str], lang: str
+) -> dict[str, Any]:
+    translations = _translations(conn, row["id"])
+    shown = next(
+        (t for t in translations if lang and t["lang"] == lang and row["lang"] != lang), None
+    )
+    return {
+        "id": row["id"],
+        "also": row.get("also", []),
+        "game": row["game"],
+        "lang": row["lang"],
+        "kind": row["kind"],
+        "title": " ".join(p for p in (row["number"], row["label"], row["title"]) if p),
+        "text": row["text"],
+        "shown_translation": shown,
+        "score": row["score"],
+        "timing": _timing_path(conn, (row["nodes"] or "").split()),
+        "cards": [names.get(c, c) for c in (row["card_ids"] or "").split()],
+        "section": row["section_path"],
+        "provenance": row["provenance"],
+        "era": row["era"],
+        "source": {"document": row["document"], "file": row["file"], "line": row["line_start"]},
+        "translations": translations,
+    }
+
+
+def ask(
+    conn: sqlite3.Connection, question: str, *, game: str = "", lang: str = "", limit: int = 5
+) -> dict[str, Any]:
+    """Understand, retrieve, rank and compose. ``confident`` is False when nothing matched."""
+    vocab = load_vocabulary(conn)
+    u = understand(conn, question, vocab, game=game)
+    game_filter = game or u.game or ""
+    rows = collapse(rank(conn, u, gather(conn, u, game_filter), lang=lang), conn, lang or u.lang)
+    recognised = bool(u.cards or u.timing or u.terms or u.expansions)
+    top_coverage = rows[0]["features"]["coverage"] if rows else 0.0
+    confident = bool(rows) and (recognised or top_coverage >= MIN_COVERAGE)
+    answer = compose(conn, u) if confident else None
+    names = dict(conn.execute("SELECT id, name FROM cards").fetchall())
+    hits = [_hit(conn, row, names, lang) for row in rows[:limit]] if confident else []
+    return {
+        "query": question,
+        "understood": u.as_json(),
+        "confident": confident,
+        "answer": answer,
+        "hits": hits,
+    }

@@ -1,0 +1,494 @@
+"""Retrieval and ranking for ``kb ask``: focused passages for an understood question.
+
+Candidates come from several lists: FTS5 over the question's content words (all of them, and
+any of them), FTS5 over every form of each recognised concept (a card's names and aliases, a
+timing node's names in every language, a glossary term's renderings), the rules of the
+recognised timing nodes and the rulings of the recognised cards. The lists are fused by
+reciprocal rank and the candidates re-ranked with what a judge cares about: the cards and the
+moment the question names, the share of its words a passage covers (typos allowed), the game,
+the question's language and the authority of the source.
+
+On the ``kb ask`` path: standard library, sqlite3 and rapidfuzz only.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sqlite3
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from .db import run
+from .textsearch import CJK_RUN, cjk_bigrams, fold, words
+from .understand import Understood, typed_spans
+
+# How many candidates each list contributes, and the reciprocal-rank constant.
+LIST_SIZE = 60
+RRF_K = 20
+# Weights of the re-ranking features (see rank()).
+WEIGHTS = {
+    "rrf": 1.0,
+    "coverage": 5.0,
+    "title": 2.0,
+    "card": 2.5,
+    "vs": 4.0,
+    "timing": 1.6,
+    "timing_near": 0.6,
+    "language": 0.25,
+    "official": 0.3,
+    "machine": -0.5,
+    "example": 1.0,
+    "fact": 3.0,
+    "game": 0.8,
+    "era": 0.8,
+    "defines": 1.5,
+    "brevity": 0.5,
+    "literal": 0.5,
+    "number": 1.0,
+    "proximity": 1.0,
+}
+
+
+def _phrase(form: str) -> str:
+    """One FTS5 phrase for a name or term, on the folded column, CJK as bigrams."""
+    parts: list[str] = []
+    for w in words(fold(form)):
+        parts += cjk_bigrams(w) if CJK_RUN.fullmatch(w) else [w]
+    return '"' + " ".join(p.replace('"', '""') for p in parts) + '"' if parts else ""
+
+
+def _stem(word: str) -> str | None:
+    """A crude English stem for a prefix query ("triggers" -> "trigger"), or None."""
+    if not word.isascii() or not word.isalpha() or len(word) < 5:
+        return None
+    stem = re.sub(r"(ing|ed|es|s)$", "", word)
+    return stem if len(stem) >= 4 and stem != word else None
+
+
+def word_forms(u: Understood) -> list[list[str]]:
+    """Per content word: the word, its expansions; and one entry per expanded phrase."""
+    out: list[list[str]] = []
+    for w in u.words:
+        if len(w) < 2 and not CJK_RUN.fullmatch(w):
+            continue
+        out.append([w, *u.expansions.get(w, [])])
+    for key, forms in u.expansions.items():
+        if " " in key or key not in u.words:
+            out.append([key, *forms])
+    return out
+
+
+def _word_group(forms: list[str]) -> str:
+    parts = {p for p in (_phrase(f) for f in forms) if p}
+    stem = _stem(fold(forms[0]))
+    if stem:
+        parts.add(f'"{stem}"*')
+    return "(" + " OR ".join(sorted(parts)) + ")" if parts else ""
+
+
+def _group(forms: list[str]) -> str:
+    phrases = sorted({p for p in (_phrase(f) for f in forms) if p})
+    return "(" + " OR ".join(phrases) + ")" if phrases else ""
+
+
+def _fts(conn: sqlite3.Connection, expression: str, game: str) -> list[int]:
+    if not expression:
+        return []
+    sql = (
+        "SELECT rules_fts.rowid FROM rules_fts JOIN rules r ON r.seq = rules_fts.rowid "
+        "WHERE rules_fts MATCH ? AND (? = '' OR r.game = ?) ORDER BY bm25(rules_fts, 2.0, 1.0, "
+        "0.6) LIMIT ?"
+    )
+    try:
+        return [
+            row[0] for row in conn.execute(sql, ("{folded} : " + expression, game, game, LIST_SIZE))
+        ]
+    except sqlite3.OperationalError:
+        return []
+
+
+def concept_forms(conn: sqlite3.Connection, u: Understood) -> list[tuple[str, list[str]]]:
+    """(concept, every form it is written in) for each recognised card, timing node and term."""
+    concepts: list[tuple[str, list[str]]] = []
+    for card in u.cards:
+        forms = [
+            r[0]
+            for r in conn.execute("SELECT alias FROM card_aliases WHERE card = ?", (card["id"],))
+        ]
+        concepts.append((f"card:{card['id']}", forms))
+    for node in {t["node"] for t in u.timing}:
+        forms = [
+            r[0]
+            for r in conn.execute(
+                "SELECT text FROM timing_names WHERE node = ? UNION SELECT en FROM timing_nodes "
+                "WHERE id = ?",
+                (node, node),
+            )
+        ]
+        concepts.append((f"timing:{node}", forms))
+    for term in {t["term"] for t in u.terms}:
+        forms = [
+            r[0]
+            for r in conn.execute(
+                "SELECT text FROM term_renderings WHERE term = ? UNION SELECT en FROM terms WHERE "
+                "id = ? "
+                "UNION SELECT j.value FROM terms t, json_each(t.forms) j WHERE t.id = ?",
+                (term, term, term),
+            )
+        ]
+        concepts.append((f"term:{term}", forms))
+    return concepts
+
+
+@dataclass
+class Candidates:
+    lists: list[tuple[float, list[int]]] = field(
+        default_factory=list
+    )  # (weight, seqs in rank order)
+
+
+def gather(conn: sqlite3.Connection, u: Understood, game: str) -> Candidates:
+    c = Candidates()
+    word_group = [g for g in (_word_group(forms) for forms in word_forms(u)) if g]
+    concepts = concept_forms(conn, u)
+    groups = [_group(forms) for _, forms in concepts if _group(forms)]
+    if len(word_group) > 1:
+        c.lists.append((1.0, _fts(conn, " AND ".join(word_group), game)))
+    if word_group:
+        c.lists.append((0.7, _fts(conn, " OR ".join(word_group), game)))
+    if groups:
+        everything = groups + ([f"({' OR '.join(word_group)})"] if word_group else [])
+        c.lists.append((1.2, _fts(conn, " AND ".join(groups), game)))
+        if len(everything) > len(groups):
+            c.lists.append((1.0, _fts(conn, " AND ".join(everything), game)))
+        for g in groups:
+            c.lists.append((0.5, _fts(conn, g, game)))
+    for node in {t["node"] for t in u.timing}:
+        seqs = [
+            r[0]
+            for r in conn.execute(
+                "SELECT r.seq FROM timing_rules t JOIN rules r ON r.id = t.rule WHERE t.node = ? "
+                "ORDER BY r.seq LIMIT ?",
+                (node, LIST_SIZE),
+            )
+        ]
+        c.lists.append((0.6, seqs))
+    for card in u.cards:
+        # The card's data lines, the fields the question asks for first.
+        facts = [
+            r[0]
+            for r in conn.execute(
+                "SELECT r.seq FROM card_facts f JOIN rules r ON r.id = f.rule WHERE f.card = ? "
+                "ORDER BY f.field NOT IN (SELECT value FROM json_each(?)), f.id",
+                (card["id"], json.dumps(u.facts)),
+            )
+        ]
+        if facts and u.facts:
+            c.lists.append((1.0, facts))
+        seqs = [
+            r[0]
+            for r in conn.execute(
+                "SELECT r.seq FROM ruling_cards rc JOIN rules r ON r.id = rc.ruling WHERE rc.card "
+                "= ? ORDER BY r.seq",
+                (card["id"],),
+            )
+        ]
+        c.lists.append((0.8, seqs))
+    if not any(seqs for _, seqs in c.lists):
+        # Nothing recognised and no content word matched: the raw text, any word.
+        from .db import kb_match
+
+        c.lists.append((0.5, _fts_raw(conn, kb_match(u.text, "any"), game)))
+    return c
+
+
+def _fts_raw(conn: sqlite3.Connection, expression: str, game: str) -> list[int]:
+    sql = (
+        "SELECT rules_fts.rowid FROM rules_fts JOIN rules r ON r.seq = rules_fts.rowid "
+        "WHERE rules_fts MATCH ? AND (? = '' OR r.game = ?) ORDER BY bm25(rules_fts, 2.0, 1.0, "
+        "0.6) LIMIT ?"
+    )
+    try:
+        return [row[0] for row in conn.execute(sql, (expression, game, game, LIST_SIZE))]
+    except sqlite3.OperationalError:
+        return []
+
+
+_SUFFIX = "(?:s|es|ed|d|ing)?"
+
+
+def _form_pattern(form: str, *, loose: bool = False) -> re.Pattern[str] | None:
+    """A form as whole words of folded text, each English word with its inflections.
+
+    ``loose`` lets up to three other words stand between the form's words, for everyday
+    paraphrases ("no cards in deck" finds "no cards in their main deck").
+    """
+    ws = words(fold(form))
+    if not ws:
+        return None
+    parts = [
+        re.escape(w) + (_SUFFIX if w.isascii() and w.isalpha() and len(w) > 2 else "") for w in ws
+    ]
+    gap = r"(?:\s+\S+){0,3}\s+" if loose else r"\s+"
+    return re.compile(r"(?<!\w)" + gap.join(parts) + r"(?!\w)")
+
+
+@dataclass(frozen=True)
+class Group:
+    """One thing the question asks about: a word with its expansions, or a concept's forms."""
+
+    forms: tuple[str, ...]
+    weight: float  # inverse document frequency: rare words matter more
+    concept: bool = False
+    patterns: tuple[re.Pattern[str], ...] = ()
+
+
+def query_groups(conn: sqlite3.Connection, u: Understood) -> list[Group]:
+    groups = [(tuple(forms), False) for forms in word_forms(u)]
+    groups += [(tuple(forms), True) for _, forms in concept_forms(conn, u) if forms]
+    total = conn.execute("SELECT count(*) FROM rules").fetchone()[0] or 1
+    keys = sorted({w for forms, _ in groups for f in forms for w in words(fold(f))})
+    df = (
+        dict(
+            conn.execute(
+                f"SELECT term, rules FROM search_vocab WHERE term IN ({','.join('?' * len(keys))})",
+                keys,
+            )
+        )
+        if keys
+        else {}
+    )
+
+    def idf(form: str) -> float:
+        ws = words(fold(form))
+        if not ws:
+            return 0.0
+        # A phrase is as rare as its rarest word; CJK and unknown words count as rare.
+        return max(math.log(1 + total / max(1, df.get(w, 1))) for w in ws)
+
+    out = []
+    for forms, concept in groups:
+        patterns = tuple(p for p in (_form_pattern(f, loose=not concept) for f in forms) if p)
+        out.append(
+            Group(forms, max(idf(f) for f in forms) * (1.5 if concept else 1.0), concept, patterns)
+        )
+    return out
+
+
+def _present(group: Group, folded: str, tokens: set[str], grams: set[str]) -> float:
+    """1 if one of the group's forms (inflected, or by stem) is in the passage, less for a typo."""
+    from rapidfuzz import fuzz, process
+
+    if any(p.search(folded) for p in group.patterns):
+        return 1.0
+    w = fold(group.forms[0])
+    if CJK_RUN.fullmatch(w) and set(cjk_bigrams(w)) <= grams:
+        return 1.0
+    stem = _stem(w)
+    if stem and f" {stem}" in folded:
+        return 1.0
+    if (
+        not group.concept
+        and len(w) >= 4
+        and process.extractOne(w, tokens, scorer=fuzz.ratio, score_cutoff=80)
+    ):
+        return 0.8
+    return 0.0
+
+
+def coverage(groups: list[Group], text: str) -> float:
+    """Share of the question's weight (rare words weigh more) that the passage covers."""
+    total = sum(g.weight for g in groups)
+    if not total:
+        return 0.0
+    folded = " " + " ".join(words(fold(text))) + " "
+    tokens = set(folded.split())
+    grams = {g for t in tokens if CJK_RUN.fullmatch(t) for g in cjk_bigrams(t)}
+    return sum(g.weight * _present(g, folded, tokens, grams) for g in groups) / total
+
+
+@cache
+def _number_words() -> re.Pattern[str]:
+    from .understand import query_data
+
+    alternation = "|".join(re.escape(fold(w)) for w in query_data()["quantity"]["numbers"])
+    return re.compile(rf"\d|(?<!\w)(?:{alternation})(?!\w)")
+
+
+def states_number(text: str) -> bool:
+    """The passage states a quantity: digits or a number word."""
+    return bool(_number_words().search(fold(text)))
+
+
+def literal(typed: list[str], text: str) -> float:
+    """Share of the names the question typed that the passage writes the same way (闪电 in a
+    Chinese list beats its English alias "lightning")."""
+    if not typed:
+        return 0.0
+    folded = fold(text)
+    return sum(1 for t in typed if t in folded) / len(typed)
+
+
+def proximity(groups: list[Group], text: str, window: int = 4) -> float:
+    """Share of neighbouring pairs of the question's words that stand close in the passage."""
+    words_only = [g for g in groups if not g.concept] + [g for g in groups if g.concept]
+    if len(words_only) < 2:
+        return 0.0
+    folded = " ".join(words(fold(text)))
+    positions = []
+    for g in words_only:
+        spots = [folded.count(" ", 0, m.start()) for p in g.patterns for m in p.finditer(folded)]
+        positions.append(spots)
+    pairs = close = 0
+    for a, b in zip(positions, positions[1:], strict=False):
+        pairs += 1
+        if a and b and min(abs(x - y) for x in a for y in b) <= window:
+            close += 1
+    return close / pairs if pairs else 0.0
+
+
+def _defines(groups: list[Group], row: dict[str, Any]) -> bool:
+    """The passage defines what the question names: it is titled with it, or one of its
+    sentences opens with it followed by "is", "là", "means" or a colon."""
+    title = " ".join(words(fold(row["title"] or "")))
+    sentences = [" ".join(words(fold(s))) for s in re.split(r"(?<=[.!?。])\s+", row["text"])]
+    for g in groups:
+        for f in g.forms:
+            key = " ".join(words(fold(f)))
+            if not key:
+                continue
+            if title == key or any(
+                re.match(rf"{re.escape(key)} (?:is|are|la|means|nghia la)\b", s) for s in sentences
+            ):
+                return True
+            if fold(row["text"]).lower().startswith(key + ":"):
+                return True
+    return False
+
+
+def rank(
+    conn: sqlite3.Connection, u: Understood, candidates: Candidates, *, lang: str = ""
+) -> list[dict[str, Any]]:
+    fused: dict[int, float] = {}
+    for weight, seqs in candidates.lists:
+        for rank_, seq in enumerate(seqs):
+            fused[seq] = fused.get(seq, 0.0) + weight / (RRF_K + rank_)
+    if not fused:
+        return []
+    best_rrf = max(fused.values())
+    rows = run(conn, "passages", seqs=json.dumps(sorted(fused)))
+    groups = query_groups(conn, u)
+    typed = typed_spans(u)
+    card_ids = {c["id"] for c in u.cards}
+    vs_ids = {u.vs[0]["id"], u.vs[1]["id"]} if u.vs else set()
+    nodes = {t["node"] for t in u.timing}
+    near = _neighbours(conn, nodes)
+    wanted_lang = lang or u.lang
+    for row in rows:
+        row_facts = set((row["facts"] or "").split())
+        # A card's data line ("Attack: 1600") is about the card even without its name.
+        mentioned = set((row["card_ids"] or "").split()) | {f.split(":")[0] for f in row_facts}
+        row_nodes = set((row["nodes"] or "").split())
+        body = " ".join(
+            p for p in (row["number"], row["label"], row["title"], row["text"], row["reading"]) if p
+        )
+        features = {
+            "rrf": fused[row["seq"]] / best_rrf,
+            "coverage": coverage(groups, f"{row['section_path']} {body}"),
+            "title": coverage(groups, f"{row['section_path']} {row['title'] or ''}")
+            if groups
+            else 0.0,
+            "card": len(mentioned & card_ids) / max(1, len(card_ids)),
+            "vs": float(
+                bool(vs_ids)
+                and vs_ids <= mentioned
+                and (len(vs_ids) > 1 or row["kind"] == "example")
+            ),
+            "timing": float(bool(row_nodes & nodes)),
+            "timing_near": float(bool(row_nodes & near) and not row_nodes & nodes),
+            "language": float(wanted_lang in (row["langs"] or row["lang"]).split("+")),
+            "official": float(row["provenance"] == "official"),
+            "machine": float(row["provenance"] == "machine" and wanted_lang == "en"),
+            "example": float(row["kind"] in ("example", "question") and bool(card_ids)),
+            "fact": float(any(f"{c}:{f}" in row_facts for c in card_ids for f in u.facts)),
+            "game": float(row["game"] == (u.game or u.game_hint)),
+            "brevity": max(0.0, 1.0 - len(row["text"]) / 600),
+            "literal": literal(typed, f"{row['title'] or ''} {row['text']}"),
+            "number": float(u.quantity and states_number(row["text"])),
+            "proximity": proximity(
+                groups, f"{row['title'] or ''} {row['text']} {row['reading'] or ''}"
+            ),
+            "era": float(any(y in (row["era"] or "") for y in u.years)),
+            "defines": float(u.definition and _defines(groups, row)),
+        }
+        row["features"] = {k: round(v, 3) for k, v in features.items()}
+        row["score"] = round(sum(WEIGHTS[k] * v for k, v in features.items()), 4)
+    rows.sort(key=lambda r: (-r["score"], r["seq"]))
+    return rows
+
+
+def _neighbours(conn: sqlite3.Connection, nodes: set[str]) -> set[str]:
+    """Parents and children of the named timing nodes."""
+    out: set[str] = set()
+    for node in nodes:
+        out.update(
+            r[0]
+            for r in conn.execute(
+                "SELECT parent FROM timing_nodes WHERE id = ? AND parent IS NOT NULL "
+                "UNION SELECT id FROM timing_nodes WHERE parent = ?",
+                (node, node),
+            )
+        )
+    return out - nodes
+
+
+def _aligned(conn: sqlite3.Connection, ids: list[str]) -> dict[str, set[str]]:
+    """For each rule, the rules aligned with it (its translations, or its source)."""
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    out: dict[str, set[str]] = {}
+    for me, other in conn.execute(
+        f"SELECT a.rule, b.rule FROM alignment_rules a JOIN alignment_rules b ON b.alignment = "
+        f"a.alignment "
+        f"AND b.side != a.side WHERE a.rule IN ({marks})",
+        ids,
+    ):
+        out.setdefault(me, set()).add(other)
+    return out
+
+
+def collapse(
+    rows: list[dict[str, Any]], conn: sqlite3.Connection | None = None, lang: str = ""
+) -> list[dict[str, Any]]:
+    """One hit per piece of rules text: the same text in several versions of a document (7.0
+    and 8.01), and a rule with its aligned translations, count once. A translation found first
+    gives its place to its source when the question is not in the translation's language."""
+    aligned = _aligned(conn, [r["id"] for r in rows[:200]]) if conn is not None else {}
+    out: list[dict[str, Any]] = []
+    seen: dict[tuple[str, str], dict[str, Any]] = {}
+    owner: dict[str, dict[str, Any]] = {}
+    by_id = {r["id"]: r for r in rows}
+    for row in rows:
+        key = (row["game"], " ".join(words(fold(row["text"]))))
+        kept = seen.get(key) or owner.get(row["id"])
+        if kept is not None:
+            kept.setdefault("also", []).append(row["id"])
+            continue
+        if row["translation_of"] and row["lang"] != lang:
+            source = next(
+                (by_id[i] for i in sorted(aligned.get(row["id"], ())) if i in by_id), None
+            )
+            if source is not None and source["id"] not in owner:
+                row = {**source, "score": row["score"], "also": [row["id"]]}
+        seen[key] = row
+        out.append(row)
+        owner[row["id"]] = row
+        for other in aligned.get(row["id"], ()):
+            owner.setdefault(other, row)
+        for other in row.get("also", []):
+            owner.setdefault(other, row)
+    return out

@@ -1,0 +1,475 @@
+"""Query understanding for ``kb ask``: what a hurried judge's question names.
+
+Finds, in any of the corpus languages and with or without diacritics: the game ("fow",
+"ygo"), card names (exact names and aliases first, then close misspellings with rapidfuzz;
+two close candidates are reported as ambiguous, never silently picked), the "X vs Y" pattern
+(``vs``, ``đấu``, ``với``, ``对``), timing nodes ("damage calculation", "tính toán thiệt hại",
+"伤害计算") and glossary terms ("mộ bài", "cemetery", "tribute"). Everything it knows comes
+from the database (cards, timing names, glossary) and kb/data/query.toml.
+
+On the ``kb ask`` path: standard library, sqlite3 and rapidfuzz only.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from .cards import name_score, normalize_name
+from .textsearch import CJK_RUN, fold, words
+
+# Fuzzy card matches in free text need this score; inside an "X vs Y" side a little less.
+FREE_CARD_SCORE = 82
+VS_CARD_SCORE = 78
+TIMING_SCORE = 88
+AMBIGUITY_MARGIN = 3
+MAX_NGRAM = 7
+
+
+@cache
+def query_data() -> dict[str, Any]:
+    return tomllib.loads(
+        resources.files("kb").joinpath("data/query.toml").read_text(encoding="utf-8")
+    )
+
+
+@cache
+def stopwords() -> frozenset[str]:
+    return frozenset(fold(w) for ws in query_data()["stopwords"].values() for w in ws)
+
+
+@dataclass
+class Vocabulary:
+    """Everything names can be matched against, loaded once per connection."""
+
+    games: dict[str, list[str]]  # game id -> folded aliases
+    cards: list[dict[str, Any]]  # card_aliases rows with "key" (normalized alias)
+    timing: list[dict[str, Any]]  # {"node", "tree", "game", "key", "text"}
+    terms: list[dict[str, Any]]  # {"term", "game", "key", "text", "en"}
+    words: frozenset[str] = frozenset()  # every folded word of the index
+
+
+@cache
+def expansions() -> list[dict[str, Any]]:
+    """kb/data/query.toml [expand]: (folded key, English forms), longest key first."""
+    items = [
+        {"key": " ".join(words(fold(k))), "forms": v} for k, v in query_data()["expand"].items()
+    ]
+    return sorted(items, key=lambda e: -len(e["key"]))
+
+
+def load_vocabulary(conn: sqlite3.Connection) -> Vocabulary:
+    games = {
+        row["id"]: sorted(
+            {fold(a) for a in [row["id"], row["name"], *json.loads(row["aliases"])]}, key=len
+        )
+        for row in conn.execute("SELECT id, name, aliases FROM games")
+    }
+    cards = [
+        {**dict(row), "key": normalize_name(row["alias"])}
+        for row in conn.execute(
+            "SELECT a.alias, a.card, a.lang, a.kind, c.name, c.game, c.kind AS card_kind "
+            "FROM card_aliases a JOIN cards c ON c.id = a.card ORDER BY a.id"
+        )
+    ]
+    timing = []
+    for row in conn.execute(
+        "SELECT n.id AS node, n.tree, n.game, n.en AS text FROM timing_nodes n "
+        "UNION SELECT m.node, n.tree, n.game, m.text FROM timing_names m JOIN timing_nodes n ON "
+        "n.id = m.node"
+    ):
+        timing.append({**dict(row), "key": " ".join(words(fold(row["text"])))})
+    terms = []
+    for row in conn.execute(
+        "SELECT t.id AS term, t.game, t.en, j.value AS text FROM terms t, json_each(t.forms) j "
+        "UNION SELECT t.id AS term, t.game, t.en, t.en AS text FROM terms t "
+        "UNION SELECT r.term, t.game, t.en, r.text FROM term_renderings r JOIN terms t ON t.id = "
+        "r.term"
+    ):
+        terms.append({**dict(row), "key": " ".join(words(fold(row["text"])))})
+    index_words = frozenset(r[0] for r in conn.execute("SELECT term FROM search_vocab"))
+    return Vocabulary(games, cards, timing, terms, index_words)
+
+
+@dataclass
+class Token:
+    text: str  # as typed
+    key: str  # folded
+    start: int
+    end: int
+
+
+@dataclass
+class Understood:
+    text: str
+    lang: str
+    game: str | None = None
+    cards: list[dict[str, Any]] = field(default_factory=list)  # in order of appearance
+    vs: tuple[dict[str, Any], dict[str, Any]] | None = None
+    ambiguous: list[dict[str, Any]] = field(default_factory=list)
+    timing: list[dict[str, Any]] = field(default_factory=list)
+    terms: list[dict[str, Any]] = field(default_factory=list)
+    words: list[str] = field(default_factory=list)  # content words left, folded
+    expansions: dict[str, list[str]] = field(default_factory=dict)  # typed phrase -> English forms
+    facts: list[str] = field(default_factory=list)  # card data fields asked for (atk, level...)
+    years: list[str] = field(default_factory=list)  # "2005": the era the question is about
+    definition: bool = False  # "what is ...", "... là gì"
+    game_hint: str | None = None  # the game only it uses words of the question belong to
+    quantity: bool = False  # "how many", "tối đa": the answer is a number
+    corrections: dict[str, str] = field(default_factory=dict)  # misspelt word -> index word
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "lang": self.lang,
+            "game": self.game,
+            "cards": self.cards,
+            "vs": [self.vs[0]["name"], self.vs[1]["name"]] if self.vs else None,
+            "ambiguous": self.ambiguous,
+            "timing": [t["node"] for t in self.timing],
+            "terms": [t["term"] for t in self.terms],
+            "words": self.words,
+            "expansions": self.expansions,
+            "facts": self.facts,
+            "years": self.years,
+            "definition": self.definition,
+            "game_hint": self.game_hint,
+            "quantity": self.quantity,
+            "corrections": self.corrections,
+        }
+
+
+def _tokens(text: str) -> list[Token]:
+    out = []
+    for m in re.finditer(r"[\w\-'’.]+|[^\s\w]", text):
+        raw = m.group().strip(".'’")
+        if raw and (any(ch.isalnum() for ch in raw)):
+            out.append(Token(raw, fold(raw), m.start(), m.end()))
+    return out
+
+
+def query_language(text: str) -> str:
+    if CJK_RUN.search(text):
+        return "zh"
+    if fold(text) != text.lower():
+        return "vi"
+    tokens = {fold(t) for t in words(text)}
+    vi_words = set(query_data()["stopwords"]["vi"]) - set(query_data()["stopwords"]["en"])
+    return "vi" if len(tokens & vi_words) >= 2 else "en"
+
+
+def _spans_free(used: list[tuple[int, int]], start: int, end: int) -> bool:
+    return all(end <= s or start >= e for s, e in used)
+
+
+def _match_phrases(
+    folded_query: str, entries: list[dict[str, Any]], used: list[tuple[int, int]]
+) -> list[dict[str, Any]]:
+    """Entries whose key occurs in the folded query as whole words, longest first, no overlap.
+
+    Several entries with the same key (the same name in the TCG and the OCG tree) all match.
+    """
+    found = []
+    claimed: dict[tuple[int, int], str] = {}
+    for entry in sorted(entries, key=lambda e: -len(e["key"])):
+        key = entry["key"]
+        if not key:
+            continue
+        body = r"[\s\-–]+".join(re.escape(w) for w in key.split())
+        pattern = body if CJK_RUN.search(key) else rf"(?<!\w){body}s?(?!\w)"
+        for m in re.finditer(pattern, folded_query):
+            span = (m.start(), m.end())
+            if claimed.get(span) == key or _spans_free(used, *span):
+                if span not in claimed:
+                    used.append(span)
+                    claimed[span] = key
+                ident = entry.get("node") or entry.get("term")
+                if not any(
+                    (f.get("node") or f.get("term")) == ident and (f["start"], f["end"]) == span
+                    for f in found
+                ):
+                    found.append({**entry, "start": m.start(), "end": m.end()})
+    return found
+
+
+def correct(text: str, vocab: Vocabulary) -> tuple[str, dict[str, str]]:
+    """Replace misspelt words (not in the index, not a stopword) by the closest index word."""
+    from rapidfuzz import fuzz, process
+
+    game_words = {a for aliases in vocab.games.values() for a in aliases}
+    known = vocab.words | stopwords() | game_words
+    fixed: dict[str, str] = {}
+    for m in re.finditer(r"[A-Za-z]{5,}", text):
+        word = m.group().lower()
+        if word in known:
+            continue
+        best = process.extractOne(
+            word, vocab.words | game_words, scorer=fuzz.ratio, score_cutoff=80
+        )
+        if best and best[0][0] == word[0]:
+            fixed[m.group()] = best[0]
+    for wrong, right in fixed.items():
+        text = re.sub(rf"(?<!\w){re.escape(wrong)}(?!\w)", right, text)
+    return text, fixed
+
+
+def understand(
+    conn: sqlite3.Connection, text: str, vocab: Vocabulary, *, game: str = ""
+) -> Understood:
+    typed = " ".join(text.split())
+    text, corrections = correct(typed, vocab)
+    result = Understood(text=typed, lang=query_language(typed), corrections=corrections)
+    folded = fold(text)
+    used: list[tuple[int, int]] = []
+    # Game named in the query.
+    for gid, aliases in vocab.games.items():
+        for alias in sorted(aliases, key=len, reverse=True):
+            m = re.search(rf"(?<!\w){re.escape(alias)}(?!\w)", folded)
+            if m and _spans_free(used, m.start(), m.end()):
+                used.append((m.start(), m.end()))
+                result.game = result.game or gid
+                break
+    result.game = game or result.game
+    tokens = _tokens(text)
+    vs_words = {fold(w) for w in query_data()["vs"]}
+    vs_at = next(
+        (i for i, t in enumerate(tokens) if t.key in vs_words and 0 < i < len(tokens) - 1), None
+    )
+    cards_vocab = [c for c in vocab.cards if not result.game or c["game"] == result.game]
+    # Exact card names first, then timing names and glossary terms, then misspelt card names
+    # in what is left, so "spell speed" is a term before it can look like a card.
+    result.cards, result.ambiguous = _find_cards(tokens, cards_vocab, used, vs_at, fuzzy=False)
+    game = result.game or (result.cards[0]["game"] if result.cards else None)
+    timing_vocab = [t for t in vocab.timing if (not game or t["game"] == game) and _matchable(t)]
+    result.timing = _match_phrases(folded, timing_vocab, used)
+    terms_vocab = [t for t in vocab.terms if not game or t["game"] in ("*", game)]
+    result.terms = _match_phrases(folded, terms_vocab, used)
+    more, more_ambiguous = _find_cards(tokens, cards_vocab, used, vs_at, fuzzy=True)
+    result.cards = sorted(result.cards + more, key=lambda c: c["start"])
+    result.ambiguous += more_ambiguous
+    if not result.timing:
+        result.timing = _fuzzy_timing(tokens, timing_vocab, used)
+    if vs_at is not None:
+        left = [c for c in result.cards if c["end"] <= tokens[vs_at].start]
+        right = [c for c in result.cards if c["start"] >= tokens[vs_at].end]
+        if left and right:
+            result.vs = (left[-1], right[0])
+    if result.cards and not result.game:
+        result.game = result.cards[0]["game"]
+    for entry in expansions():
+        body = r"s?[\s\-]+".join(re.escape(w) for w in entry["key"].split())
+        pattern = body if CJK_RUN.search(entry["key"]) else rf"(?<!\w){body}s?(?!\w)"
+        if re.search(pattern, folded):
+            result.expansions[entry["key"]] = entry["forms"]
+    for field_name, names in query_data()["facts"].items():
+        for name in names:
+            key = " ".join(words(fold(name)))
+            pattern = re.escape(key) if CJK_RUN.search(key) else rf"(?<!\w){re.escape(key)}(?!\w)"
+            if result.cards and re.search(pattern, folded):
+                result.facts.append(field_name)
+                break
+    # What the expansions name: "giai đoạn hồi phục" expands to "recovery phase", a moment.
+    expanded = " | ".join(fold(f) for forms in result.expansions.values() for f in forms)
+    if expanded:
+        known = {t.get("node") for t in result.timing} | {t.get("term") for t in result.terms}
+        for found in _match_phrases(expanded, timing_vocab, []):
+            if found["node"] not in known:
+                result.timing.append(found)
+                known.add(found["node"])
+        for found in _match_phrases(expanded, terms_vocab, []):
+            if found["term"] not in known:
+                result.terms.append(found)
+                known.add(found["term"])
+    if not result.game:
+        # A game-specific term or moment names the game ("normal summon" is Yu-Gi-Oh!).
+        games = {t["game"] for t in result.timing} | {
+            t["game"] for t in result.terms if t["game"] != "*"
+        }
+        if len(games) == 1:
+            result.game = games.pop()
+    result.years = re.findall(r"(?<!\d)(?:19[89]\d|20[0-4]\d)(?!\d)", text)
+    cues = [fold(c) for c in query_data()["definition"]["cues"]]
+    result.definition = any(c in folded for c in cues)
+    quantity = [fold(c) for c in query_data()["quantity"]["cues"]]
+    result.quantity = any(re.search(rf"(?<!\w){re.escape(c)}(?!\w)", folded) for c in quantity)
+    stop = stopwords() | vs_words | set(result.years)
+    result.words = [
+        t.key for t in tokens if t.key not in stop and _spans_free(used, t.start, t.end)
+    ]
+    if not result.game:
+        result.game_hint = _game_hint(conn, result.words)
+    return result
+
+
+def _game_hint(conn: sqlite3.Connection, content: list[str]) -> str | None:
+    """The game that the question's words point to, when they all point to one.
+
+    A word counts when nearly all the rules that use it belong to a single game ("flash",
+    "sentinel" are Vanguard; "resonator" is Force of Will).
+    """
+    if not content:
+        return None
+    rows = conn.execute(
+        f"SELECT term, rules, games FROM search_vocab WHERE term IN "
+        f"({','.join('?' * len(content))})",
+        content,
+    ).fetchall()
+    votes: set[str] = set()
+    for row in rows:
+        games = json.loads(row["games"])
+        game, n = max(games.items(), key=lambda kv: kv[1])
+        if row["rules"] >= 2 and n / row["rules"] >= 0.9:
+            votes.add(game)
+    return votes.pop() if len(votes) == 1 else None
+
+
+def typed_spans(u: Understood) -> list[str]:
+    """What the question typed for each card, moment and term it names (folded)."""
+    text = fold(u.text)
+    spans = [c["typed"] for c in u.cards]
+    spans += [
+        text[t["start"] : t["end"]]
+        for t in [*u.timing, *u.terms]
+        if t.get("end", 0) > t.get("start", 0)
+    ]
+    return [fold(s) for s in spans if s.strip()]
+
+
+def _matchable(entry: dict[str, Any]) -> bool:
+    """A timing name worth looking for in a question: not a lone generic word such as "turn"."""
+    return " " in entry["key"] or CJK_RUN.search(entry["key"]) is not None or len(entry["key"]) >= 8
+
+
+def _find_cards(
+    tokens: list[Token],
+    cards: list[dict[str, Any]],
+    used: list[tuple[int, int]],
+    vs_at: int | None,
+    *,
+    fuzzy: bool,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Card names in the query: exact names and aliases, or (``fuzzy``) close misspellings."""
+    by_key: dict[str, list[dict[str, Any]]] = {}
+    for c in cards:
+        by_key.setdefault(c["key"], []).append(c)
+    found: list[dict[str, Any]] = []
+    ambiguous: list[dict[str, Any]] = []
+    taken: set[int] = {i for i, t in enumerate(tokens) if not _spans_free(used, t.start, t.end)}
+    stop = stopwords()
+
+    def windows() -> list[tuple[int, int]]:
+        out = []
+        for n in range(min(MAX_NGRAM, len(tokens)), 0, -1):
+            for i in range(len(tokens) - n + 1):
+                if i <= (vs_at if vs_at is not None else -1) < i + n:
+                    continue  # a name never spans the "vs"
+                out.append((i, i + n))
+        return out
+
+    def take(i: int, j: int, card: dict[str, Any], score: float, exact: bool) -> None:
+        taken.update(range(i, j))
+        used.append((tokens[i].start, tokens[j - 1].end))
+        found.append(
+            {
+                "id": card["card"],
+                "name": card["name"],
+                "game": card["game"],
+                "kind": card["card_kind"],
+                "typed": " ".join(t.text for t in tokens[i:j]),
+                "score": round(score, 1),
+                "exact": exact,
+                "start": tokens[i].start,
+                "end": tokens[j - 1].end,
+            }
+        )
+
+    for i, j in [] if fuzzy else windows():
+        if taken & set(range(i, j)):
+            continue
+        key = normalize_name(" ".join(t.text for t in tokens[i:j]))
+        hits = {c["card"]: c for c in by_key.get(key, [])}
+        if len(hits) == 1:
+            take(i, j, next(iter(hits.values())), 100.0, True)
+        elif len(hits) > 1:
+            taken.update(range(i, j))
+            ambiguous.append({"typed": key, "candidates": sorted(c["name"] for c in hits.values())})
+    if not fuzzy:
+        return found, ambiguous
+    from rapidfuzz import fuzz, process
+
+    choices = {k: k for k in by_key}
+    for i, j in windows():
+        if taken & set(range(i, j)):
+            continue
+        window = tokens[i:j]
+        if window[0].key in stop or window[-1].key in stop or all(t.key in stop for t in window):
+            continue
+        key = normalize_name(" ".join(t.text for t in window))
+        in_vs = vs_at is not None
+        if len(key) < (4 if in_vs else 5):
+            continue
+        threshold = VS_CARD_SCORE if in_vs else FREE_CARD_SCORE
+        # One word alone is compared whole ("honset" ~ "honest"); only several words, or a
+        # word on one side of "vs", may be part of a longer name ("injection fairy" ~
+        # "Injection Fairy Lily"), so a common word such as "damage" never becomes
+        # "Damage Condenser". A window repeating a word ("spell spell") is not a name.
+        if len({t.key for t in window}) < len(window):
+            continue
+        scorer = name_score if len(window) > 1 or (in_vs and len(key) >= 4) else fuzz.ratio
+        scored = process.extract(key, choices, scorer=scorer, limit=6, score_cutoff=threshold)
+        per_card: dict[str, tuple[float, dict[str, Any]]] = {}
+        for alias_key, score, _ in scored:
+            for card in by_key[alias_key]:
+                if card["card"] not in per_card or score > per_card[card["card"]][0]:
+                    per_card[card["card"]] = (score, card)
+        if not per_card:
+            continue
+        ranked = sorted(per_card.values(), key=lambda sc: -sc[0])
+        close = [sc for sc in ranked if ranked[0][0] - sc[0] <= AMBIGUITY_MARGIN]
+        if len(close) > 1:
+            if len(window) > 1 or in_vs:
+                taken.update(range(i, j))
+                ambiguous.append({"typed": key, "candidates": [sc[1]["name"] for sc in close]})
+            continue
+        take(i, j, ranked[0][1], ranked[0][0], False)
+    return sorted(found, key=lambda c: c["start"]), ambiguous
+
+
+def _fuzzy_timing(
+    tokens: list[Token], timing: list[dict[str, Any]], used: list[tuple[int, int]]
+) -> list[dict[str, Any]]:
+    """Timing names typed with a typo ("damge step"): as many words, each close to its pair."""
+    from rapidfuzz import fuzz
+
+    by_length: dict[int, list[dict[str, Any]]] = {}
+    for t in timing:
+        n = len(t["key"].split())
+        if n >= 2:
+            by_length.setdefault(n, []).append(t)
+    found: list[dict[str, Any]] = []
+    for n in (4, 3, 2):
+        for i in range(len(tokens) - n + 1):
+            window = tokens[i : i + n]
+            if not _spans_free(used, window[0].start, window[-1].end):
+                continue
+            key = " ".join(t.key for t in window)
+            best = None
+            for entry in by_length.get(n, []):
+                pairs = zip(key.split(), entry["key"].split(), strict=True)
+                if all(fuzz.ratio(a, b) >= 75 for a, b in pairs):
+                    score = fuzz.ratio(key, entry["key"])
+                    if score >= TIMING_SCORE and (best is None or score > best[0]):
+                        best = (score, entry)
+            if best:
+                used.append((window[0].start, window[-1].end))
+                found += [
+                    {**e, "start": window[0].start, "end": window[-1].end}
+                    for e in by_length[n]
+                    if e["key"] == best[1]["key"]
+                ]
+    return found

@@ -1,0 +1,150 @@
+"""kb ask: composed answers for timing questions, cited passages, and honest refusals."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from kb.ask import ask
+
+QUESTIONS = Path(__file__).parent / "fixtures" / "questions.toml"
+
+
+def kb(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "kb", *args, "--db", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize("question", ["honest vs honest", "honset vs honest", "Honest đấu Honest"])
+def test_honest_vs_honest_composed_answer(conn: sqlite3.Connection, question: str) -> None:
+    result = ask(conn, question)
+    answer = result["answer"]
+    assert answer is not None and answer["type"] == "vs"
+    ruling = answer["ruling"]
+    # Both activated in the one Chain allowed during damage calculation; B chains to A; LIFO.
+    assert "during damage calculation" in ruling and "single Chain" in ruling
+    assert "Player B must chain Honest to Player A's Honest" in ruling
+    assert "last in, first out" in ruling and "Player B's Honest resolves first" in ruling
+    assert "D.D. Warrior Lady destroys Blue-Eyes White Dragon" in ruling
+    sequence = " ".join(answer["sequence"])
+    assert sequence.index("activates Honest (Chain Link 1)") < sequence.index(
+        "chains Honest to it (Chain Link 2)"
+    )
+    assert "Chain Link 2 (Player B's Honest), then Chain Link 1" in sequence
+    assert any(
+        "Only one Chain" in n["text"] or "No responses" in n["text"] for n in answer["nuances"]
+    )
+    warnings = " ".join(answer["warnings"])
+    assert (
+        "community article in Vietnamese" in warnings
+        and "2010" in warnings
+        and "not an official" in warnings
+    )
+    assert "2014" in warnings  # later rulings changed Honest's timing
+    source = answer["sources"][0]
+    assert source["id"] == "ygo-damage-step:van-de-honest.5"
+    assert (source["lang"], source["provenance"]) == ("vi", "community")
+    assert result["hits"][0]["id"] == "ygo-damage-step:van-de-honest.5"
+
+
+def test_terminal_output_puts_the_answer_first(built_db: Path) -> None:
+    out = kb(built_db, "ask", "honest vs honest")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("Honest vs Honest")
+    assert lines[2].startswith("Ruling: Both cards are activated during damage calculation")
+    assert out.stdout.index("Sources:") < out.stdout.index("Passages:")
+
+
+def test_gibberish_is_no_confident_match(built_db: Path) -> None:
+    out = kb(built_db, "ask", "qwxz zzkv")
+    assert out.returncode == 1
+    assert out.stdout.strip() == "No confident match for 'qwxz zzkv'."
+    data = json.loads(kb(built_db, "ask", "qwxz zzkv", "--json").stdout)
+    assert data["confident"] is False and data["answer"] is None and data["hits"] == []
+
+
+def test_card_at_a_moment(conn: sqlite3.Connection) -> None:
+    answer = ask(conn, "can Shrink be activated during damage calculation")["answer"]
+    assert answer["type"] == "card_at_timing"
+    assert answer["ruling"].startswith("No: Shrink cannot be activated during damage calculation")
+    assert answer["timing"]["id"] == "yugioh-tcg-during-damage-calculation"
+    assert "Shrink" in answer["quote"]
+    # Vietnamese without diacritics asks the same thing.
+    vi = ask(conn, "shrink luc tinh toan thiet hai dc ko")["answer"]
+    assert vi["type"] == "card_at_timing" and vi["ruling"].startswith("No: Shrink cannot")
+
+
+def test_a_moment_alone(conn: sqlite3.Connection) -> None:
+    for question in ("how many chains during damage calculation", "伤害计算时 能发动什么卡"):
+        answer = ask(conn, question)["answer"]
+        assert answer["type"] == "timing"
+        assert "only one Chain" in answer["ruling"]
+        assert any(s.endswith("← this moment") for s in answer["sequence"])
+
+
+def test_json_schema_of_hits(built_db: Path) -> None:
+    data = json.loads(kb(built_db, "ask", "闪电 限制", "--json", "--limit", "3").stdout)
+    assert set(data) >= {"query", "answer", "hits"}
+    hit = data["hits"][0]
+    assert set(hit) >= {
+        "id",
+        "game",
+        "lang",
+        "kind",
+        "title",
+        "text",
+        "score",
+        "timing",
+        "cards",
+        "provenance",
+        "source",
+    }
+    assert set(hit["source"]) >= {"document", "line"}
+    assert hit["text"].startswith("DMI限制卡") and "Raigeki" in hit["cards"]
+
+
+def test_hits_carry_aligned_translations(conn: sqlite3.Connection) -> None:
+    hits = ask(conn, "fow max hand size", limit=5)["hits"]
+    basic = next(
+        h
+        for h in hits
+        if h["id"].startswith("fow-basic:") or any(a.startswith("fow-basic:") for a in h["also"])
+    )
+    assert {t["variant"] for t in basic["translations"]} == {"vi-mt1", "vi-mt2"}
+
+
+def test_ambiguous_card_is_reported_not_picked(conn: sqlite3.Connection) -> None:
+    result = ask(conn, "magician vs honest")
+    amb = result["understood"]["ambiguous"]
+    assert amb and {"Dark Magician", "Apprentice Magician"} <= set(amb[0]["candidates"])
+    assert result["understood"]["vs"] is None
+
+
+def test_game_filter(conn: sqlite3.Connection) -> None:
+    hits = ask(conn, "deck size", game="vanguard")["hits"]
+    assert hits and all(h["game"] == "vanguard" for h in hits)
+
+
+def test_question_set_does_not_regress(conn: sqlite3.Connection) -> None:
+    """A floor under bench/ask_quality.py's figures: fails if ranking breaks, not a benchmark."""
+    questions = tomllib.loads(QUESTIONS.read_text(encoding="utf-8"))["questions"]
+    assert len(questions) >= 60
+    top1 = top3 = 0
+    for q in questions:
+        hits = ask(conn, q["q"], limit=3)["hits"]
+        ids = [{h["id"], *h["also"]} for h in hits]
+        top1 += bool(ids and ids[0] & set(q["answers"]))
+        top3 += any(i & set(q["answers"]) for i in ids)
+    assert top1 / len(questions) >= 0.7
+    assert top3 / len(questions) >= 0.8
