@@ -1,5 +1,5 @@
 """``python -m kb``: the same command as ``kb``."""
 
-from .cli import main
+from .entry import main
 
 main()

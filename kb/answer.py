@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import re
 import sqlite3
-import tomllib
 from functools import cache
-from importlib import resources
 from typing import Any
 
+from . import datafiles
 from .understand import Understood
 
 _AUTHORITY = {
@@ -33,12 +32,9 @@ _AUTHORITY = {
 _LANG = {"en": "English", "vi": "Vietnamese", "zh": "Chinese", "ja": "Japanese"}
 
 
-@cache
 def _ruling_data() -> dict[str, Any]:
-    # The same curated file the build reads the steps with.
-    return tomllib.loads(
-        resources.files("ingest").joinpath("data/rulings.toml").read_text(encoding="utf-8")
-    )
+    # The same curated file the build reads the steps with (see kb.datafiles).
+    return datafiles.load("rulings")
 
 
 @cache

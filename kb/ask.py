@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from . import datafiles
 from .answer import compose
 from .retrieve import collapse, gather, rank
 from .understand import load_vocabulary, understand
@@ -80,6 +81,8 @@ def ask(
     conn: sqlite3.Connection, question: str, *, game: str = "", lang: str = "", limit: int = 5
 ) -> dict[str, Any]:
     """Understand, retrieve, rank and compose. ``confident`` is False when nothing matched."""
+    for name in datafiles.ASK_FILES:
+        datafiles.load(name, conn)  # the database's parsed copy, if current
     vocab = load_vocabulary(conn)
     u = understand(conn, question, vocab, game=game)
     game_filter = game or u.game or ""

@@ -223,12 +223,7 @@ def ask(
             except KbError as exc:
                 raise click.ClickException(str(exc)) from None
         result = run_ask(conn, question, game=game, lang=lang, limit=limit)
-    if as_json:
-        _print_json(result)
-    elif result["confident"]:
-        click.echo(render.ask(result))
-    else:
-        click.echo(f"No confident match for {question!r}.")
+    click.echo(render.ask_output(result, as_json))
     if not result["confident"]:
         sys.exit(1)
 

@@ -235,6 +235,17 @@ def rule_history(chains: Sequence[Sequence[dict[str, Any]]]) -> str:
     return "\n\n".join(blocks)
 
 
+def ask_output(result: dict[str, Any], as_json: bool = False) -> str:
+    """What ``kb ask`` prints for a result of kb.ask.ask (both entry points share it)."""
+    if as_json:
+        import json
+
+        return json.dumps(result, ensure_ascii=False, indent=2)
+    if not result["confident"]:
+        return f"No confident match for {result['query']!r}."
+    return ask(result)
+
+
 def ask(result: dict[str, Any]) -> str:
     lines: list[str] = []
     a = result["answer"]

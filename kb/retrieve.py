@@ -17,6 +17,7 @@ import json
 import math
 import re
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -119,7 +120,7 @@ def concept_forms(conn: sqlite3.Connection, u: Understood) -> list[tuple[str, li
             for r in conn.execute("SELECT alias FROM card_aliases WHERE card = ?", (card["id"],))
         ]
         concepts.append((f"card:{card['id']}", forms))
-    for node in {t["node"] for t in u.timing}:
+    for node in dict.fromkeys(t["node"] for t in u.timing):
         forms = [
             r[0]
             for r in conn.execute(
@@ -129,7 +130,7 @@ def concept_forms(conn: sqlite3.Connection, u: Understood) -> list[tuple[str, li
             )
         ]
         concepts.append((f"timing:{node}", forms))
-    for term in {t["term"] for t in u.terms}:
+    for term in dict.fromkeys(t["term"] for t in u.terms):
         forms = [
             r[0]
             for r in conn.execute(
@@ -150,23 +151,76 @@ class Candidates:
     )  # (weight, seqs in rank order)
 
 
+# A group of forms found in more than this share of all rules cannot tell passages apart; it
+# is not searched on its own or in the any-word list (bm25 over a very common word costs as
+# much as scoring the whole corpus), only together with rarer words.
+COMMON_SHARE = 0.15
+
+
+def rule_count(conn: sqlite3.Connection) -> int:
+    """How many rules the index holds (max rowid: constant time, unlike count(*))."""
+    return conn.execute("SELECT max(rowid) FROM rules_fts").fetchone()[0] or 1
+
+
+def frequencies(conn: sqlite3.Connection, forms: list[str]) -> dict[str, int]:
+    """Rules containing each folded word of ``forms`` (words the index lacks are absent)."""
+    keys = sorted({w for f in forms for w in words(fold(f))})
+    if not keys:
+        return {}
+    marks = ",".join("?" * len(keys))
+    return dict(conn.execute(f"SELECT term, rules FROM search_vocab WHERE term IN ({marks})", keys))
+
+
+def group_frequency(forms: list[str], df: dict[str, int]) -> int:
+    """Upper bound of the rules matching any of ``forms``: a phrase is as rare as its rarest
+    word; CJK runs and unknown words count as rare."""
+    total = 0
+    for f in forms:
+        ws = words(fold(f))
+        total += min((df.get(w, 0) for w in ws), default=0)
+    return total
+
+
+def _search_forms(forms: list[str]) -> list[str]:
+    """Forms worth searching: a rendering that folds to a stopword of another language (the
+    Vietnamese "thẻ" folds to the English "the") would match nearly every rule."""
+    from .understand import stopwords
+
+    kept = [f for f in forms if " ".join(words(fold(f))) not in stopwords()]
+    return kept or forms
+
+
 def gather(conn: sqlite3.Connection, u: Understood, game: str) -> Candidates:
     c = Candidates()
-    word_group = [g for g in (_word_group(forms) for forms in word_forms(u)) if g]
-    concepts = concept_forms(conn, u)
-    groups = [_group(forms) for _, forms in concepts if _group(forms)]
+    word_lists = word_forms(u)
+    concept_lists = [_search_forms(forms) for _, forms in concept_forms(conn, u)]
+    df = frequencies(conn, [f for forms in word_lists + concept_lists for f in forms])
+    common = COMMON_SHARE * rule_count(conn)
+    words_ = [(g, group_frequency(forms, df)) for forms in word_lists if (g := _word_group(forms))]
+    concepts = [(g, group_frequency(forms, df)) for forms in concept_lists if (g := _group(forms))]
+    word_group = [g for g, _ in words_]
+    groups = [g for g, _ in concepts]
+    rare_words = [g for g, n in words_ if n <= common] or (word_group if not groups else [])
+    done: dict[str, list[int]] = {}
+
+    def add(weight: float, expression: str) -> None:
+        if expression not in done:
+            done[expression] = _fts(conn, expression, game)
+        c.lists.append((weight, done[expression]))
+
     if len(word_group) > 1:
-        c.lists.append((1.0, _fts(conn, " AND ".join(word_group), game)))
-    if word_group:
-        c.lists.append((0.7, _fts(conn, " OR ".join(word_group), game)))
+        add(1.0, " AND ".join(word_group))
+    if rare_words:
+        add(0.7, " OR ".join(rare_words))
+    if groups and (len(groups) > 1 or concepts[0][1] <= common or not word_group):
+        add(1.2, " AND ".join(groups))
     if groups:
-        everything = groups + ([f"({' OR '.join(word_group)})"] if word_group else [])
-        c.lists.append((1.2, _fts(conn, " AND ".join(groups), game)))
-        if len(everything) > len(groups):
-            c.lists.append((1.0, _fts(conn, " AND ".join(everything), game)))
-        for g in groups:
-            c.lists.append((0.5, _fts(conn, g, game)))
-    for node in {t["node"] for t in u.timing}:
+        if word_group:
+            add(1.0, " AND ".join([*groups, f"({' OR '.join(word_group)})"]))
+        for g, n in concepts:
+            if n <= common:
+                add(0.5, g)
+    for node in dict.fromkeys(t["node"] for t in u.timing):
         seqs = [
             r[0]
             for r in conn.execute(
@@ -182,8 +236,8 @@ def gather(conn: sqlite3.Connection, u: Understood, game: str) -> Candidates:
             r[0]
             for r in conn.execute(
                 "SELECT r.seq FROM card_facts f JOIN rules r ON r.id = f.rule WHERE f.card = ? "
-                "ORDER BY f.field NOT IN (SELECT value FROM json_each(?)), f.id",
-                (card["id"], json.dumps(u.facts)),
+                "ORDER BY f.field NOT IN (SELECT value FROM json_each(?)), f.id LIMIT ?",
+                (card["id"], json.dumps(u.facts), LIST_SIZE),
             )
         ]
         if facts and u.facts:
@@ -192,8 +246,8 @@ def gather(conn: sqlite3.Connection, u: Understood, game: str) -> Candidates:
             r[0]
             for r in conn.execute(
                 "SELECT r.seq FROM ruling_cards rc JOIN rules r ON r.id = rc.ruling WHERE rc.card "
-                "= ? ORDER BY r.seq",
-                (card["id"],),
+                "= ? ORDER BY r.seq LIMIT ?",
+                (card["id"], LIST_SIZE),
             )
         ]
         c.lists.append((0.8, seqs))
@@ -244,12 +298,22 @@ class Group:
     weight: float  # inverse document frequency: rare words matter more
     concept: bool = False
     patterns: tuple[re.Pattern[str], ...] = ()
+    # Per pattern, the words a text must contain for the pattern to match: checking them with
+    # ``in`` first spares most regex searches.
+    needles: tuple[tuple[str, ...], ...] = ()
+
+    def matching(self, folded: str) -> list[re.Pattern[str]]:
+        return [
+            p
+            for p, words_ in zip(self.patterns, self.needles, strict=True)
+            if all(w in folded for w in words_)
+        ]
 
 
 def query_groups(conn: sqlite3.Connection, u: Understood) -> list[Group]:
     groups = [(tuple(forms), False) for forms in word_forms(u)]
-    groups += [(tuple(forms), True) for _, forms in concept_forms(conn, u) if forms]
-    total = conn.execute("SELECT count(*) FROM rules").fetchone()[0] or 1
+    groups += [(tuple(_search_forms(forms)), True) for _, forms in concept_forms(conn, u) if forms]
+    total = rule_count(conn)
     keys = sorted({w for forms, _ in groups for f in forms for w in words(fold(f))})
     df = (
         dict(
@@ -271,9 +335,17 @@ def query_groups(conn: sqlite3.Connection, u: Understood) -> list[Group]:
 
     out = []
     for forms, concept in groups:
-        patterns = tuple(p for p in (_form_pattern(f, loose=not concept) for f in forms) if p)
+        pairs = [(_form_pattern(f, loose=not concept), tuple(words(fold(f)))) for f in forms]
+        pairs = [(p, n) for p, n in pairs if p]
+        weight = max(idf(f) for f in forms) * (1.5 if concept else 1.0)
         out.append(
-            Group(forms, max(idf(f) for f in forms) * (1.5 if concept else 1.0), concept, patterns)
+            Group(
+                forms,
+                weight,
+                concept,
+                tuple(p for p, _ in pairs),  # type: ignore[misc]
+                tuple(n for _, n in pairs),
+            )
         )
     return out
 
@@ -282,7 +354,7 @@ def _present(group: Group, folded: str, tokens: set[str], grams: set[str]) -> fl
     """1 if one of the group's forms (inflected, or by stem) is in the passage, less for a typo."""
     from rapidfuzz import fuzz, process
 
-    if any(p.search(folded) for p in group.patterns):
+    if any(p.search(folded) for p in group.matching(folded)):
         return 1.0
     w = fold(group.forms[0])
     if CJK_RUN.fullmatch(w) and set(cjk_bigrams(w)) <= grams:
@@ -340,7 +412,9 @@ def proximity(groups: list[Group], text: str, window: int = 4) -> float:
     folded = " ".join(words(fold(text)))
     positions = []
     for g in words_only:
-        spots = [folded.count(" ", 0, m.start()) for p in g.patterns for m in p.finditer(folded)]
+        spots = [
+            folded.count(" ", 0, m.start()) for p in g.matching(folded) for m in p.finditer(folded)
+        ]
         positions.append(spots)
     pairs = close = 0
     for a, b in zip(positions, positions[1:], strict=False):
@@ -387,6 +461,15 @@ def rank(
     nodes = {t["node"] for t in u.timing}
     near = _neighbours(conn, nodes)
     wanted_lang = lang or u.lang
+    # Text features depend on the text only, and a large corpus repeats texts (versions of a
+    # rulebook, reprints): compute each once.
+    memo: dict[tuple[str, str], float] = {}
+
+    def once(kind: str, text: str, feature: Callable[[str], float]) -> float:
+        if (kind, text) not in memo:
+            memo[kind, text] = feature(text)
+        return memo[kind, text]
+
     for row in rows:
         row_facts = set((row["facts"] or "").split())
         # A card's data line ("Attack: 1600") is about the card even without its name.
@@ -397,10 +480,10 @@ def rank(
         )
         features = {
             "rrf": fused[row["seq"]] / best_rrf,
-            "coverage": coverage(groups, f"{row['section_path']} {body}"),
-            "title": coverage(groups, f"{row['section_path']} {row['title'] or ''}")
-            if groups
-            else 0.0,
+            "coverage": once("c", f"{row['section_path']} {body}", lambda t: coverage(groups, t)),
+            "title": once(
+                "c", f"{row['section_path']} {row['title'] or ''}", lambda t: coverage(groups, t)
+            ),
             "card": len(mentioned & card_ids) / max(1, len(card_ids)),
             "vs": float(
                 bool(vs_ids)
@@ -416,10 +499,14 @@ def rank(
             "fact": float(any(f"{c}:{f}" in row_facts for c in card_ids for f in u.facts)),
             "game": float(row["game"] == (u.game or u.game_hint)),
             "brevity": max(0.0, 1.0 - len(row["text"]) / 600),
-            "literal": literal(typed, f"{row['title'] or ''} {row['text']}"),
+            "literal": once(
+                "l", f"{row['title'] or ''} {row['text']}", lambda t: literal(typed, t)
+            ),
             "number": float(u.quantity and states_number(row["text"])),
-            "proximity": proximity(
-                groups, f"{row['title'] or ''} {row['text']} {row['reading'] or ''}"
+            "proximity": once(
+                "p",
+                f"{row['title'] or ''} {row['text']} {row['reading'] or ''}",
+                lambda t: proximity(groups, t),
             ),
             "era": float(any(y in (row["era"] or "") for y in u.years)),
             "defines": float(u.definition and _defines(groups, row)),

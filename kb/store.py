@@ -22,8 +22,9 @@ import sqlite_utils
 from ingest.pipeline import PipelineResult
 from ingest.records import DocumentResult
 
-from . import schema
+from . import datafiles, schema
 from .textsearch import CJK_RUN, fold, index_form, words
+from .understand import store_vocabulary
 
 Progress = Callable[[str], None]
 
@@ -469,6 +470,10 @@ def _write(result: PipelineResult, path: Path, say: Progress) -> dict[str, int]:
     _write_alignments(db, result)
     say("write timing graph, cards, rulings, restriction lists, glossary")
     _write_knowledge(db, result)
+    conn.row_factory = sqlite3.Row
+    store_vocabulary(conn)
+    datafiles.store(conn)
+    conn.row_factory = None
     db["build_warnings"].insert_all(  # type: ignore[union-attr]
         {"id": i, "message": w} for i, w in enumerate(result.warnings, start=1)
     )

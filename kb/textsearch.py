@@ -30,11 +30,28 @@ _WORD = re.compile(rf"[{_CJK}]+|{_LETTERS}+(?:['’]{_LETTERS}+)*", re.UNICODE)
 _FOLD_EXTRA = str.maketrans({"đ": "d", "Đ": "D", "ð": "d", "ø": "o", "ł": "l", "ß": "ss"})
 
 
+class _FoldTable(dict[int, str]):
+    """str.translate table that folds one character at a time, computed on first sight.
+
+    Folding is the hottest function of ``kb ask`` (every candidate passage is folded several
+    times); a cached table is about ten times faster than decomposing whole strings.
+    """
+
+    def __missing__(self, code: int) -> str:
+        decomposed = unicodedata.normalize("NFD", chr(code).translate(_FOLD_EXTRA))
+        folded = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+        self[code] = folded
+        return folded
+
+
+_FOLD_TABLE = _FoldTable()
+
+
 def fold(text: str) -> str:
     """Lower-case, remove diacritics (including đ/Đ) and return NFC text."""
-    decomposed = unicodedata.normalize("NFD", text.translate(_FOLD_EXTRA))
-    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return unicodedata.normalize("NFC", stripped).lower()
+    if text.isascii():
+        return text.lower()
+    return unicodedata.normalize("NFC", text.translate(_FOLD_TABLE)).lower()
 
 
 def has_diacritics(text: str) -> bool:

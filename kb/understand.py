@@ -15,12 +15,11 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any
 
+from . import datafiles
 from .cards import name_score, normalize_name
 from .textsearch import CJK_RUN, fold, words
 
@@ -32,11 +31,9 @@ AMBIGUITY_MARGIN = 3
 MAX_NGRAM = 7
 
 
-@cache
 def query_data() -> dict[str, Any]:
-    return tomllib.loads(
-        resources.files("kb").joinpath("data/query.toml").read_text(encoding="utf-8")
-    )
+    """kb/data/query.toml (see kb.datafiles: ask() loads it from the database's copy)."""
+    return datafiles.load("query")
 
 
 @cache
@@ -46,13 +43,20 @@ def stopwords() -> frozenset[str]:
 
 @dataclass
 class Vocabulary:
-    """Everything names can be matched against, loaded once per connection."""
+    """Everything names can be matched against, with match keys already folded."""
 
     games: dict[str, list[str]]  # game id -> folded aliases
     cards: list[dict[str, Any]]  # card_aliases rows with "key" (normalized alias)
     timing: list[dict[str, Any]]  # {"node", "tree", "game", "key", "text"}
     terms: list[dict[str, Any]]  # {"term", "game", "key", "text", "en"}
-    words: frozenset[str] = frozenset()  # every folded word of the index
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "cards": self.cards,
+            "timing": self.timing,
+            "terms": self.terms,
+        }
 
 
 @cache
@@ -64,12 +68,28 @@ def expansions() -> list[dict[str, Any]]:
     return sorted(items, key=lambda e: -len(e["key"]))
 
 
+# The meta row holding the vocabulary, precomputed by ``kb build`` (folding hundreds of names
+# on every question would cost more than the search itself).
+VOCABULARY_KEY = "ask_vocabulary"
+
+
 def load_vocabulary(conn: sqlite3.Connection) -> Vocabulary:
+    """The precomputed vocabulary of the database, or computed now for a database without it."""
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = ?", (VOCABULARY_KEY,)).fetchone()
+    except sqlite3.OperationalError:
+        row = None
+    if row is not None:
+        return Vocabulary(**json.loads(row[0]))
+    return compute_vocabulary(conn)
+
+
+def compute_vocabulary(conn: sqlite3.Connection) -> Vocabulary:
     games = {
         row["id"]: sorted(
             {fold(a) for a in [row["id"], row["name"], *json.loads(row["aliases"])]}, key=len
         )
-        for row in conn.execute("SELECT id, name, aliases FROM games")
+        for row in conn.execute("SELECT id, name, aliases FROM games ORDER BY id")
     }
     cards = [
         {**dict(row), "key": normalize_name(row["alias"])}
@@ -78,23 +98,30 @@ def load_vocabulary(conn: sqlite3.Connection) -> Vocabulary:
             "FROM card_aliases a JOIN cards c ON c.id = a.card ORDER BY a.id"
         )
     ]
-    timing = []
-    for row in conn.execute(
-        "SELECT n.id AS node, n.tree, n.game, n.en AS text FROM timing_nodes n "
-        "UNION SELECT m.node, n.tree, n.game, m.text FROM timing_names m JOIN timing_nodes n ON "
-        "n.id = m.node"
-    ):
-        timing.append({**dict(row), "key": " ".join(words(fold(row["text"])))})
-    terms = []
-    for row in conn.execute(
-        "SELECT t.id AS term, t.game, t.en, j.value AS text FROM terms t, json_each(t.forms) j "
-        "UNION SELECT t.id AS term, t.game, t.en, t.en AS text FROM terms t "
-        "UNION SELECT r.term, t.game, t.en, r.text FROM term_renderings r JOIN terms t ON t.id = "
-        "r.term"
-    ):
-        terms.append({**dict(row), "key": " ".join(words(fold(row["text"])))})
-    index_words = frozenset(r[0] for r in conn.execute("SELECT term FROM search_vocab"))
-    return Vocabulary(games, cards, timing, terms, index_words)
+    timing = [
+        {**dict(row), "key": " ".join(words(fold(row["text"])))}
+        for row in conn.execute(
+            "SELECT n.id AS node, n.tree, n.game, n.en AS text FROM timing_nodes n "
+            "UNION SELECT m.node, n.tree, n.game, m.text FROM timing_names m JOIN timing_nodes n "
+            "ON n.id = m.node ORDER BY 1, 4"
+        )
+    ]
+    terms = [
+        {**dict(row), "key": " ".join(words(fold(row["text"])))}
+        for row in conn.execute(
+            "SELECT t.id AS term, t.game, t.en, j.value AS text FROM terms t, json_each(t.forms) j "
+            "UNION SELECT t.id AS term, t.game, t.en, t.en AS text FROM terms t "
+            "UNION SELECT r.term, t.game, t.en, r.text FROM term_renderings r JOIN terms t ON "
+            "t.id = r.term ORDER BY 1, 4"
+        )
+    ]
+    return Vocabulary(games, cards, timing, terms)
+
+
+def store_vocabulary(conn: sqlite3.Connection) -> None:
+    """Precompute the vocabulary into ``meta`` (called by ``kb build`` on the new database)."""
+    value = json.dumps(compute_vocabulary(conn).as_json(), ensure_ascii=False)
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (VOCABULARY_KEY, value))
 
 
 @dataclass
@@ -163,26 +190,69 @@ def query_language(text: str) -> str:
     return "vi" if len(tokens & vi_words) >= 2 else "en"
 
 
+def query_words(folded_query: str) -> frozenset[str]:
+    """The words of a folded question, for ruling out phrases before any regex is compiled."""
+    found = words(folded_query)
+    return frozenset(found + [p for w in found for p in re.split(r"['’]", w)])
+
+
+def may_occur(
+    key: str, present: frozenset[str], folded_query: str, plural_inside: bool = False
+) -> bool:
+    """False when the phrase ``key`` (folded words) cannot occur in the question.
+
+    Vocabularies hold hundreds of phrases and a regex per phrase costs more to compile than the
+    whole search; this check leaves a handful. A trailing "s" is allowed on the last word (on
+    every word with ``plural_inside``), as in phrase_pattern().
+    """
+    parts = key.split()
+    if CJK_RUN.search(key):
+        return all(p in folded_query for p in parts)
+    plural = parts if plural_inside else parts[-1:]
+    exact = parts[: len(parts) - len(plural)]
+    return all(p in present for p in exact) and all(
+        p in present or p + "s" in present for p in plural
+    )
+
+
+@cache
+def phrase_pattern(key: str, plural_inside: bool = False) -> re.Pattern[str]:
+    """Whole-word regex for a folded phrase: any dash or space between its words."""
+    gap = r"s?[\s\-]+" if plural_inside else r"[\s\-–]+"
+    body = gap.join(re.escape(w) for w in key.split())
+    return re.compile(body if CJK_RUN.search(key) else rf"(?<!\w){body}s?(?!\w)")
+
+
 def _spans_free(used: list[tuple[int, int]], start: int, end: int) -> bool:
     return all(end <= s or start >= e for s, e in used)
 
 
 def _match_phrases(
-    folded_query: str, entries: list[dict[str, Any]], used: list[tuple[int, int]]
+    folded_query: str,
+    entries: list[dict[str, Any]],
+    used: list[tuple[int, int]],
+    typed: str | None = None,
 ) -> list[dict[str, Any]]:
     """Entries whose key occurs in the folded query as whole words, longest first, no overlap.
 
     Several entries with the same key (the same name in the TCG and the OCG tree) all match.
+    A name that folds to a stopword (the Vietnamese "thẻ" folds to "the") matches only when
+    ``typed``, the question as typed, writes it with its accents.
     """
     found = []
     claimed: dict[tuple[int, int], str] = {}
+    present = query_words(folded_query)
+    stop = stopwords()
     for entry in sorted(entries, key=lambda e: -len(e["key"])):
         key = entry["key"]
-        if not key:
+        if not key or not may_occur(key, present, folded_query):
             continue
-        body = r"[\s\-–]+".join(re.escape(w) for w in key.split())
-        pattern = body if CJK_RUN.search(key) else rf"(?<!\w){body}s?(?!\w)"
-        for m in re.finditer(pattern, folded_query):
+        if key in stop and (
+            typed is None
+            or not re.search(rf"(?<!\w){re.escape(entry['text'].lower())}(?!\w)", typed.lower())
+        ):
+            continue
+        for m in re.finditer(phrase_pattern(key), folded_query):
             span = (m.start(), m.end())
             if claimed.get(span) == key or _spans_free(used, *span):
                 if span not in claimed:
@@ -197,22 +267,40 @@ def _match_phrases(
     return found
 
 
-def correct(text: str, vocab: Vocabulary) -> tuple[str, dict[str, str]]:
-    """Replace misspelt words (not in the index, not a stopword) by the closest index word."""
+def correct(conn: sqlite3.Connection, text: str, vocab: Vocabulary) -> tuple[str, dict[str, str]]:
+    """Replace misspelt words (not in the index, not a stopword) by the closest index word.
+
+    Of equally close words the one used in more rules wins, so the result never depends on
+    the order of a set.
+    """
+    game_words = {a for aliases in vocab.games.values() for a in aliases}
+    typed = {m.group(): m.group().lower() for m in re.finditer(r"[A-Za-z]{5,}", text)}
+    unknown = {w for w in typed.values() if w not in stopwords() and w not in game_words}
+    if unknown:
+        marks = ",".join("?" * len(unknown))
+        unknown -= {
+            r[0]
+            for r in conn.execute(
+                f"SELECT term FROM search_vocab WHERE term IN ({marks})", [*unknown]
+            )
+        }
+    if not unknown:
+        return text, {}
     from rapidfuzz import fuzz, process
 
-    game_words = {a for aliases in vocab.games.values() for a in aliases}
-    known = vocab.words | stopwords() | game_words
-    fixed: dict[str, str] = {}
-    for m in re.finditer(r"[A-Za-z]{5,}", text):
-        word = m.group().lower()
-        if word in known:
-            continue
-        best = process.extractOne(
-            word, vocab.words | game_words, scorer=fuzz.ratio, score_cutoff=80
+    choices = [
+        r[0]
+        for r in conn.execute(
+            "SELECT term FROM search_vocab WHERE length(term) >= 4 ORDER BY rules DESC, term"
         )
+    ] + sorted(game_words)
+    fixed: dict[str, str] = {}
+    for raw, word in typed.items():
+        if word not in unknown:
+            continue
+        best = process.extractOne(word, choices, scorer=fuzz.ratio, score_cutoff=80)
         if best and best[0][0] == word[0]:
-            fixed[m.group()] = best[0]
+            fixed[raw] = best[0]
     for wrong, right in fixed.items():
         text = re.sub(rf"(?<!\w){re.escape(wrong)}(?!\w)", right, text)
     return text, fixed
@@ -222,7 +310,7 @@ def understand(
     conn: sqlite3.Connection, text: str, vocab: Vocabulary, *, game: str = ""
 ) -> Understood:
     typed = " ".join(text.split())
-    text, corrections = correct(typed, vocab)
+    text, corrections = correct(conn, typed, vocab)
     result = Understood(text=typed, lang=query_language(typed), corrections=corrections)
     folded = fold(text)
     used: list[tuple[int, int]] = []
@@ -246,9 +334,9 @@ def understand(
     result.cards, result.ambiguous = _find_cards(tokens, cards_vocab, used, vs_at, fuzzy=False)
     game = result.game or (result.cards[0]["game"] if result.cards else None)
     timing_vocab = [t for t in vocab.timing if (not game or t["game"] == game) and _matchable(t)]
-    result.timing = _match_phrases(folded, timing_vocab, used)
+    result.timing = _match_phrases(folded, timing_vocab, used, text)
     terms_vocab = [t for t in vocab.terms if not game or t["game"] in ("*", game)]
-    result.terms = _match_phrases(folded, terms_vocab, used)
+    result.terms = _match_phrases(folded, terms_vocab, used, text)
     more, more_ambiguous = _find_cards(tokens, cards_vocab, used, vs_at, fuzzy=True)
     result.cards = sorted(result.cards + more, key=lambda c: c["start"])
     result.ambiguous += more_ambiguous
@@ -261,14 +349,16 @@ def understand(
             result.vs = (left[-1], right[0])
     if result.cards and not result.game:
         result.game = result.cards[0]["game"]
+    present = query_words(folded)
     for entry in expansions():
-        body = r"s?[\s\-]+".join(re.escape(w) for w in entry["key"].split())
-        pattern = body if CJK_RUN.search(entry["key"]) else rf"(?<!\w){body}s?(?!\w)"
-        if re.search(pattern, folded):
+        key = entry["key"]
+        if may_occur(key, present, folded, True) and phrase_pattern(key, True).search(folded):
             result.expansions[entry["key"]] = entry["forms"]
     for field_name, names in query_data()["facts"].items():
         for name in names:
             key = " ".join(words(fold(name)))
+            if not result.cards or not may_occur(key, present, folded):
+                continue
             pattern = re.escape(key) if CJK_RUN.search(key) else rf"(?<!\w){re.escape(key)}(?!\w)"
             if result.cards and re.search(pattern, folded):
                 result.facts.append(field_name)

@@ -8,17 +8,21 @@ SQL function that turns it into a safe FTS5 expression (see kb.textsearch).
 
 from __future__ import annotations
 
+import os
 import re
-from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+from typing import NamedTuple
 
 _HEADER = re.compile(r"^--\s*(\w+)\s*:\s*(.*)$")
 _PARAM = re.compile(r"(?<![:\w]):([a-z_][a-z0-9_]*)")
 
 
-@dataclass(frozen=True)
-class Query:
+# On the ``kb ask`` path: plain file reads, no importlib.resources or dataclasses (they cost
+# more to import than the query costs to run).
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class Query(NamedTuple):
     name: str
     title: str
     description: str
@@ -50,11 +54,11 @@ def _parse(name: str, text: str) -> Query:
 @cache
 def load(name: str) -> Query:
     """The query in ``queries/<name>.sql``."""
-    text = resources.files(__name__).joinpath(f"{name}.sql").read_text(encoding="utf-8")
-    return _parse(name, text)
+    if not re.fullmatch(r"[a-z0-9_]+", name):
+        raise FileNotFoundError(f"no query named {name!r}")
+    with open(os.path.join(_HERE, f"{name}.sql"), encoding="utf-8") as f:
+        return _parse(name, f.read())
 
 
 def names() -> list[str]:
-    return sorted(
-        p.name[:-4] for p in resources.files(__name__).iterdir() if p.name.endswith(".sql")
-    )
+    return sorted(n[:-4] for n in os.listdir(_HERE) if n.endswith(".sql"))

@@ -1,0 +1,67 @@
+"""Curated TOML data files, read fast on the ``kb ask`` path.
+
+Importing tomllib and parsing a data file costs several milliseconds, a noticeable share of a
+``kb ask`` process. ``kb build`` stores each data file the ask path reads in the database's
+``meta`` table as its text plus the parsed data in JSON; at query time the file is read (cheap)
+and, when its text is the stored text, the stored JSON is used. An edited data file is parsed
+again, so editing one never needs a rebuild to take effect.
+
+On the ``kb ask`` path: standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from typing import Any
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Data files on the ask path, by name: path relative to the repository (package) root.
+ASK_FILES = {
+    "query": os.path.join("kb", "data", "query.toml"),
+    "rulings": os.path.join("ingest", "data", "rulings.toml"),
+}
+_loaded: dict[str, Any] = {}
+
+
+def _meta_key(name: str) -> str:
+    return f"data:{name}"
+
+
+def load(name: str, conn: sqlite3.Connection | None = None) -> Any:
+    """The parsed data file ``name`` (a key of ASK_FILES); stored JSON when it is current."""
+    if name in _loaded:
+        return _loaded[name]
+    with open(os.path.join(_ROOT, ASK_FILES[name]), encoding="utf-8") as f:
+        text = f.read()
+    data = None
+    if conn is not None:
+        try:
+            row = conn.execute("SELECT value FROM meta WHERE key = ?", (_meta_key(name),))
+            stored = row.fetchone()
+        except sqlite3.Error:
+            stored = None
+        if stored is not None:
+            cached = json.loads(stored[0])
+            if cached.get("source") == text:
+                data = cached["data"]
+    if data is None:
+        import tomllib
+
+        data = tomllib.loads(text)
+    _loaded[name] = data
+    return data
+
+
+def store(conn: sqlite3.Connection) -> None:
+    """Store every ask-path data file in ``meta`` (called by ``kb build``)."""
+    import tomllib
+
+    for name, path in ASK_FILES.items():
+        with open(os.path.join(_ROOT, path), encoding="utf-8") as f:
+            text = f.read()
+        value = json.dumps({"source": text, "data": tomllib.loads(text)}, ensure_ascii=False)
+        conn.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (_meta_key(name), value)
+        )

@@ -1,0 +1,93 @@
+"""The ``kb`` executable: ``kb ask`` without importing click, everything else through kb.cli.
+
+A judge runs ``kb ask`` at the table, and importing click and the command modules is about a
+fifth of that process. A plain ``kb ask [--db F] [--game G] [--lang L] [--limit N] [--json]
+QUESTION`` is therefore parsed here and answered directly; anything else (help, a bad option,
+a bad value, an unknown game, a missing database, any other command) goes to the click CLI,
+which defines the commands, their help and their error messages. Both call kb.ask.ask and
+kb.render.ask_output, so they print the same thing.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+_VALUE_OPTIONS = {"--db": "db", "--game": "game", "--lang": "lang", "--limit": "limit"}
+MAX_LIMIT = 50  # the same bound as the click option
+
+
+def parse_ask(argv: list[str]) -> dict[str, Any] | None:
+    """The options of a plain ``kb ask`` command line, or None when click must handle it."""
+    if not argv or argv[0] != "ask":
+        return None
+    opts: dict[str, Any] = {"db": None, "game": "", "lang": "", "limit": 5, "json": False}
+    question: list[str] = []
+    args = argv[1:]
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            question += args[i + 1 :]
+            break
+        name, eq, value = arg.partition("=")
+        if name in _VALUE_OPTIONS:
+            if not eq:
+                if i + 1 >= len(args):
+                    return None
+                i += 1
+                value = args[i]
+            opts[_VALUE_OPTIONS[name]] = value
+        elif arg == "--json":
+            opts["json"] = True
+        elif arg.startswith("-") and arg != "-":
+            return None  # --help, -h, typos: click explains
+        else:
+            question.append(arg)
+        i += 1
+    if len(question) != 1:
+        return None
+    try:
+        opts["limit"] = int(opts["limit"])
+    except ValueError:
+        return None
+    if not 1 <= opts["limit"] <= MAX_LIMIT:
+        return None
+    opts["question"] = question[0]
+    return opts
+
+
+def _ask(opts: dict[str, Any]) -> int | None:
+    """Answer; None when a problem needs click's error message."""
+    from pathlib import Path
+
+    from .ask import ask
+    from .db import KbError, connect, default_db_path
+    from .render import ask_output
+
+    try:
+        conn = connect(Path(opts["db"]) if opts["db"] else default_db_path())
+    except KbError:
+        return None
+    with conn:
+        game = opts["game"]
+        if game:
+            from .timing import game_id
+
+            try:
+                game = game_id(conn, game)
+            except KbError:
+                return None
+        result = ask(conn, opts["question"], game=game, lang=opts["lang"], limit=opts["limit"])
+    print(ask_output(result, opts["json"]))
+    return 0 if result["confident"] else 1
+
+
+def main() -> None:
+    opts = parse_ask(sys.argv[1:])
+    status = _ask(opts) if opts is not None else None
+    if status is not None:
+        sys.exit(status)
+    from .cli import main as cli_main
+
+    cli_main()
