@@ -50,6 +50,7 @@ WEIGHTS = {
     "literal": 0.5,
     "number": 1.0,
     "proximity": 1.0,
+    "shallow": 0.5,
 }
 
 
@@ -510,6 +511,7 @@ def rank(
             ),
             "era": float(any(y in (row["era"] or "") for y in u.years)),
             "defines": float(u.definition and _defines(groups, row)),
+            "shallow": 1.0 / (1 + (row["depth"] or 0)),
         }
         row["features"] = {k: round(v, 3) for k, v in features.items()}
         row["score"] = round(sum(WEIGHTS[k] * v for k, v in features.items()), 4)
