@@ -22,7 +22,8 @@ from functools import cache
 from typing import Any
 
 from . import datafiles
-from .understand import Understood
+from .textsearch import CJK_RUN, fold
+from .understand import Understood, query_data
 
 _AUTHORITY = {
     "official": "official rules text",
@@ -440,8 +441,45 @@ def _answer(
     }
 
 
+def _asks_restriction(u: Understood) -> bool:
+    folded = fold(u.text)
+    return any(
+        re.search(rf"(?<!\w){re.escape(fold(c))}(?!\w)", folded)
+        or (CJK_RUN.search(c) and c in u.text)
+        for c in query_data()["restriction"]["cues"]
+    )
+
+
+def _restriction_answer(conn: sqlite3.Connection, u: Understood) -> dict[str, Any] | None:
+    """Where the named cards stand on the restriction lists the corpus has (kb.restrictions)."""
+    parts, sources, cards = [], [], []
+    for card in u.cards:
+        rows = _rows(
+            conn,
+            "SELECT x.list, x.status, x.name, x.rule FROM restrictions x JOIN rules r ON r.id = "
+            "x.rule WHERE x.card = ? ORDER BY r.seq, x.ord",
+            card["id"],
+        )
+        if not rows:
+            continue
+        cards.append(card["id"])
+        listed = "; ".join(
+            f"{r['status']} on list {r['list']}"
+            + (f" (listed as {r['name']})" if fold(r["name"]) != fold(card["name"]) else "")
+            for r in rows
+        )
+        parts.append(f"{card['name']}: {listed}.")
+        sources += [_source(conn, r["rule"]) for r in rows]
+    if not parts:
+        return None
+    return _answer(conn, "restriction", " ".join(parts), [], [], sources, None, cards, None)
+
+
 def compose(conn: sqlite3.Connection, u: Understood) -> dict[str, Any] | None:
-    """A composed answer when the question names two cards, a card and a moment, or a moment."""
+    """A composed answer when the question names two cards, a card and a moment, a moment, or
+    a card and its restriction status."""
+    if u.cards and not u.timing and _asks_restriction(u):
+        return _restriction_answer(conn, u)
     if u.vs:
         return _vs_answer(conn, u)
     if u.cards and u.timing:

@@ -79,7 +79,14 @@ def _ask(opts: dict[str, Any]) -> int | None:
             except KbError:
                 return None
         result = ask(conn, opts["question"], game=game, lang=opts["lang"], limit=opts["limit"])
-    print(ask_output(result, opts["json"]))
+    try:
+        print(ask_output(result, opts["json"]), flush=True)
+    except BrokenPipeError:
+        # The reader went away (kb ask ... | head): not an error worth a traceback.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return 0 if result["confident"] else 1
 
 

@@ -29,10 +29,18 @@ def table(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> str:
 
 
 def wrap(text: str, indent: str = "  ", width: int = WIDTH) -> str:
-    paragraphs = text.split("\n")
+    """Fill each paragraph; rule ids and file names are never split (they are copied whole)."""
     return "\n".join(
-        textwrap.fill(p, width=width, initial_indent=indent, subsequent_indent=indent) or indent
-        for p in paragraphs
+        textwrap.fill(
+            p,
+            width=width,
+            initial_indent=indent,
+            subsequent_indent=indent,
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+        or indent
+        for p in text.split("\n")
     )
 
 

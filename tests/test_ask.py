@@ -148,3 +148,21 @@ def test_question_set_does_not_regress(conn: sqlite3.Connection) -> None:
         top3 += any(i & set(q["answers"]) for i in ids)
     assert top1 / len(questions) >= 0.7
     assert top3 / len(questions) >= 0.8
+
+
+@pytest.mark.parametrize("question", ["闪电 限制", "is raigeki limited", "raigeki hạn chế"])
+def test_restriction_question_answers_from_every_list(
+    conn: sqlite3.Connection, question: str
+) -> None:
+    result = ask(conn, question)
+    answer = result["answer"]
+    assert answer is not None and answer["type"] == "restriction"
+    listed = conn.execute(
+        "SELECT list, status, rule FROM restrictions WHERE card = 'raigeki'"
+    ).fetchall()
+    assert listed, "the 2005 lists name Raigeki (闪电)"
+    for row in listed:
+        assert f"{row['status']} on list {row['list']}" in answer["ruling"]
+    assert {s["id"] for s in answer["sources"]} == {row["rule"] for row in listed}
+    assert all(s["provenance"] == "machine" for s in answer["sources"])
+    assert any("machine translation" in w for w in answer["warnings"])
