@@ -51,6 +51,7 @@ WEIGHTS = {
     "number": 1.0,
     "proximity": 1.0,
     "shallow": 0.5,
+    "key_fact": 0.5,
 }
 
 
@@ -512,6 +513,11 @@ def rank(
             "era": float(any(y in (row["era"] or "") for y in u.years)),
             "defines": float(u.definition and _defines(groups, row)),
             "shallow": 1.0 / (1 + (row["depth"] or 0)),
+            # The passage states what may happen at a moment the question names: the timing
+            # graph was built from it.
+            "key_fact": min(
+                1.0, sum(n in nodes for n in (row["property_nodes"] or "").split()) / 2
+            ),
         }
         row["features"] = {k: round(v, 3) for k, v in features.items()}
         row["score"] = round(sum(WEIGHTS[k] * v for k, v in features.items()), 4)

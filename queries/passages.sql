@@ -7,7 +7,8 @@ select
   (select x.text from readings x where x.rule = r.id) as reading,
   (select group_concat(f.card || ':' || f.field, ' ') from card_facts f where f.rule = r.id) as facts,
   (select group_concat(rc.card, ' ') from ruling_cards rc where rc.ruling = r.id) as card_ids,
-  (select group_concat(t.node, ' ') from timing_rules t where t.rule = r.id) as nodes
+  (select group_concat(t.node, ' ') from timing_rules t where t.rule = r.id) as nodes,
+  (select group_concat(p.node, ' ') from timing_properties p where p.rule = r.id) as property_nodes
 from rules r
 join documents d on d.id = r.document
 join sections s on s.id = r.section
