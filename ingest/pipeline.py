@@ -48,21 +48,28 @@ class PipelineResult:
     knowledge: Knowledge = field(default_factory=Knowledge)
 
 
-def clean_vocabulary(docs: list[DocText]) -> frozenset[str]:
-    """Words of the clean English documents: evidence that a token is a word, not a glue."""
+def clean_vocabulary(docs: list[DocText]) -> tuple[frozenset[str], frozenset[str]]:
+    """Words and word pairs ("a b") of the clean English documents: evidence that a token is a
+    word, not a glue, and of where a glued pair splits."""
     words: set[str] = set()
+    pairs: set[str] = set()
     for doc in docs:
         if doc.preset == "clean" and doc.lang == "en" and doc.translation_of is None:
             for line in doc.lines:
-                words.update(w.lower().replace("’", "'") for w in _ENGLISH_WORD.findall(line.text))
-    return frozenset(words)
+                found = [w.lower().replace("’", "'") for w in _ENGLISH_WORD.findall(line.text)]
+                words.update(found)
+                pairs.update(f"{a} {b}" for a, b in zip(found, found[1:], strict=False))
+    return frozenset(words), frozenset(pairs)
 
 
 def process_document(
-    doc: DocText, game: str, vocabulary: frozenset[str]
+    doc: DocText,
+    game: str,
+    vocabulary: frozenset[str],
+    bigrams: frozenset[str] = frozenset(),
 ) -> tuple[DocumentResult, list[str]]:
     """Run the stages after ``split variants`` on one document."""
-    lines, repairs = normalize(doc, vocabulary)
+    lines, repairs = normalize(doc, vocabulary, bigrams)
     validate.check_normalized(doc, lines)
     lines, duplicates = dedupe_lines(doc.doc_id, lines)
     validate.check_lines(doc, lines, "dedupe")
@@ -121,10 +128,10 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
         for doc in docs:
             validate.check_lines(doc, doc.lines, "split variants")
         doc_texts.extend(docs)
-    vocabulary = clean_vocabulary(doc_texts)
+    vocabulary, bigrams = clean_vocabulary(doc_texts)
     for doc in doc_texts:
         say(f"process {doc.doc_id}")
-        processed, warnings = process_document(doc, doc.spec.game, vocabulary)
+        processed, warnings = process_document(doc, doc.spec.game, vocabulary, bigrams)
         result.documents.append(processed)
         result.warnings.extend(warnings)
     say("align translations")

@@ -40,7 +40,8 @@ def _context(options: dict[str, str]) -> Context:
     )
     doc = DocText(spec, "fixture", "original", "en", "unknown", "clean", "fixture", None, [], raw)
     vocabulary = frozenset(w for w in options.get("vocabulary", "").split(",") if w)
-    return Context(doc=doc, vocabulary=vocabulary)
+    bigrams = frozenset(b for b in options.get("bigrams", "").split(",") if b)
+    return Context(doc=doc, vocabulary=vocabulary, bigrams=bigrams)
 
 
 CASES = _cases()

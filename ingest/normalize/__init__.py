@@ -71,10 +71,10 @@ def rules_for(preset: str) -> list[tuple[str, Rule]]:
 
 
 def normalize(
-    doc: DocText, vocabulary: frozenset[str] = frozenset()
+    doc: DocText, vocabulary: frozenset[str] = frozenset(), bigrams: frozenset[str] = frozenset()
 ) -> tuple[list[Line], list[Repair]]:
     """Run the document's preset over its lines; return the new lines and the repairs made."""
-    ctx = Context(doc=doc, vocabulary=vocabulary)
+    ctx = Context(doc=doc, vocabulary=vocabulary, bigrams=bigrams)
     lines = list(doc.lines)
     for _, rule in rules_for(doc.preset):
         lines = rule(lines, ctx)

@@ -18,6 +18,7 @@ class Context:
 
     doc: DocText
     vocabulary: frozenset[str] = frozenset()
+    bigrams: frozenset[str] = frozenset()  # "a b" word pairs of the clean English documents
     repairs: list[Repair] = field(default_factory=list)
 
     def record(self, rule: str, line: int, before: str, after: str) -> None:
