@@ -68,6 +68,8 @@ def _is_layout_heading(text: str) -> bool:
         len(text) <= 80
         and 1 <= len(words) <= 10
         and text[-1] not in _FINAL_PUNCT
+        # "Proceed to battle (explained later.)": a sentence that ends inside its parenthesis.
+        and not (text[-1] in ")）" and len(text) > 1 and text[-2] in _FINAL_PUNCT)
         and bool(_HAS_LETTER.search(text[0]) or text[0] in '"“(' or text[0].isdigit())
         and (text[0].isupper() or not text[0].isalpha())
     )

@@ -109,6 +109,16 @@ def test_wrapped_sentence_is_joined_and_layout_headings_found() -> None:
     ]
 
 
+def test_a_sentence_ending_inside_its_parenthesis_is_not_a_heading() -> None:
+    # fow-basic-vi-mt2 line 124: a list item of the Main Phase, not a section.
+    text = "Main Phase\nTiến Battle (Điều này sẽ được giải thích sau.)\nEnd Phase"
+    assert [(k, t) for k, _, _, _, t, _ in shape(text)] == [
+        ("heading", "Main Phase"),
+        ("paragraph", "Tiến Battle (Điều này sẽ được giải thích sau.)"),
+        ("heading", "End Phase"),
+    ]
+
+
 def test_manifest_hints_decide_headings_and_rulesets() -> None:
     hints = (HeadingHint(pattern=r"^Battle \((TCG|OCG)\)$", level=1, ruleset="tcg"),)
     blocks, _ = segment(
