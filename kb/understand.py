@@ -84,6 +84,11 @@ def load_vocabulary(conn: sqlite3.Connection) -> Vocabulary:
     return compute_vocabulary(conn)
 
 
+def _phrase_rows(conn: sqlite3.Connection, sql: str) -> list[dict[str, Any]]:
+    """Rows with a ``text`` column, each with its match key: the text's folded words."""
+    return [{**dict(row), "key": " ".join(words(fold(row["text"])))} for row in conn.execute(sql)]
+
+
 def compute_vocabulary(conn: sqlite3.Connection) -> Vocabulary:
     games = {
         row["id"]: sorted(
@@ -98,23 +103,19 @@ def compute_vocabulary(conn: sqlite3.Connection) -> Vocabulary:
             "FROM card_aliases a JOIN cards c ON c.id = a.card ORDER BY a.id"
         )
     ]
-    timing = [
-        {**dict(row), "key": " ".join(words(fold(row["text"])))}
-        for row in conn.execute(
-            "SELECT n.id AS node, n.tree, n.game, n.en AS text FROM timing_nodes n "
-            "UNION SELECT m.node, n.tree, n.game, m.text FROM timing_names m JOIN timing_nodes n "
-            "ON n.id = m.node ORDER BY 1, 4"
-        )
-    ]
-    terms = [
-        {**dict(row), "key": " ".join(words(fold(row["text"])))}
-        for row in conn.execute(
-            "SELECT t.id AS term, t.game, t.en, j.value AS text FROM terms t, json_each(t.forms) j "
-            "UNION SELECT t.id AS term, t.game, t.en, t.en AS text FROM terms t "
-            "UNION SELECT r.term, t.game, t.en, r.text FROM term_renderings r JOIN terms t ON "
-            "t.id = r.term ORDER BY 1, 4"
-        )
-    ]
+    timing = _phrase_rows(
+        conn,
+        "SELECT n.id AS node, n.tree, n.game, n.en AS text FROM timing_nodes n "
+        "UNION SELECT m.node, n.tree, n.game, m.text FROM timing_names m JOIN timing_nodes n "
+        "ON n.id = m.node ORDER BY 1, 4",
+    )
+    terms = _phrase_rows(
+        conn,
+        "SELECT t.id AS term, t.game, t.en, j.value AS text FROM terms t, json_each(t.forms) j "
+        "UNION SELECT t.id AS term, t.game, t.en, t.en AS text FROM terms t "
+        "UNION SELECT r.term, t.game, t.en, r.text FROM term_renderings r JOIN terms t ON "
+        "t.id = r.term ORDER BY 1, 4",
+    )
     return Vocabulary(games, cards, timing, terms)
 
 
