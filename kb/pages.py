@@ -10,6 +10,11 @@ are stable identifiers: a rule's permalink is ``/rule/<rule id>`` for as long as
 
 SQL: reuses the named queries of the ``queries`` package where one fits; the few questions only
 a page asks are in ``_SQL`` below, with named parameters only (user text never enters SQL).
+
+The pages built on a library of their own live next to it, one module per family, and are
+re-exported here so that every page is ``pages.<name>``: cards (kb.web_cards), timing charts
+(kb.web_timing), answers (kb.web_ask), translations side by side (kb.web_compare) and
+versions (kb.web_history). URLs and rule citations shared by all are in kb.web_common.
 """
 
 from __future__ import annotations
@@ -17,64 +22,74 @@ from __future__ import annotations
 import json
 import sqlite3
 from typing import Any
-from urllib.parse import quote, urlencode
 
 from .db import run
 from .lookup import rule_view
 from .render import authority
 from .search import search as ranked_search
-from .web_render import cited_numbers, quoted_names
+from .web_ask import ASK_LIMIT, ask
+from .web_cards import card, card_links, card_search
+from .web_common import (
+    LANGUAGE_NAMES,
+    anchor,
+    ask_url,
+    card_search_url,
+    compare_url,
+    diff_url,
+    document_url,
+    game_url,
+    history_url,
+    json_url,
+    language_name,
+    rule_url,
+    search_form,
+    search_url,
+    section_url,
+    timing_url,
+)
+from .web_compare import compare, compare_index, compare_targets, variant_diff
+from .web_history import diff, diff_index, history
+from .web_render import cited_numbers
+from .web_timing import timing, timing_game, timing_index
+from .web_timing import trees as timing_trees
 
-LANGUAGE_NAMES = {"en": "English", "vi": "Vietnamese", "zh": "Chinese", "ja": "Japanese"}
+__all__ = [
+    "ASK_LIMIT",
+    "LANGUAGE_NAMES",
+    "anchor",
+    "ask",
+    "card",
+    "card_links",
+    "card_search",
+    "compare",
+    "compare_index",
+    "compare_targets",
+    "diff",
+    "diff_index",
+    "document",
+    "document_url",
+    "game",
+    "game_url",
+    "history",
+    "home",
+    "json_url",
+    "language_name",
+    "rule",
+    "rule_place",
+    "rule_url",
+    "search",
+    "search_form",
+    "search_url",
+    "section",
+    "section_url",
+    "timing",
+    "timing_game",
+    "timing_index",
+    "variant_diff",
+]
+
 SEARCH_LIMIT = 20
 SEARCH_MAX = 100
-
-# ---------------------------------------------------------------------------------------------
-# URLs. Ids are quoted except ':' (rule ids are ``<document>:<number or slug>``), so a URL is
-# readable and a browser sends it back unchanged.
-
-
-def _q(part: str) -> str:
-    return quote(part, safe=":")
-
-
-def game_url(game: str) -> str:
-    return f"/g/{_q(game)}"
-
-
-def document_url(document: str) -> str:
-    return f"/doc/{_q(document)}"
-
-
-def section_url(document: str, slug: str, anchor: str = "") -> str:
-    url = f"/doc/{_q(document)}/{_q(slug)}"
-    return f"{url}#{quote(anchor, safe=':')}" if anchor else url
-
-
-def rule_url(rule_id: str) -> str:
-    """The permalink of a rule; it redirects to the rule's place on its section page."""
-    return f"/rule/{_q(rule_id)}"
-
-
-def search_url(q: str = "", game: str = "", lang: str = "") -> str:
-    params = {k: v for k, v in (("q", q), ("game", game), ("lang", lang)) if v}
-    return "/search" + (f"?{urlencode(params)}" if params else "")
-
-
-def json_url(path: str, query_string: str = "") -> str:
-    """A page's JSON twin: ``.json`` appended to the last path segment (``/`` -> ``/.json``)."""
-    return path + ".json" + (f"?{query_string}" if query_string else "")
-
-
-def anchor(rule_id: str, document: str) -> str:
-    """The HTML id of a rule on its section page: the id without the document prefix."""
-    prefix = document + ":"
-    return rule_id[len(prefix) :] if rule_id.startswith(prefix) else rule_id
-
-
-def language_name(lang: str) -> str:
-    return LANGUAGE_NAMES.get(lang, lang)
-
 
 # ---------------------------------------------------------------------------------------------
 # SQL that only pages ask. Candidates for queries/ (and so for canned queries) if the CLI needs
@@ -165,11 +180,14 @@ _SQL = {
         join sections s on s.id = r.section
         where r.number = :number
         order by d.ord""",
+    "versioned": """
+        select exists(
+          select 1 from rule_changes where old_document = :document or new_document = :document
+        ) as versioned""",
     "hit_places": """
         select r.id, s.slug
         from rules r join sections s on s.id = r.section
         where r.id in (select value from json_each(:ids))""",
-    "search_languages": "select distinct lang from rules order by lang",
 }
 
 
@@ -200,12 +218,15 @@ def _section_ref(document: str, row: dict[str, Any] | None) -> dict[str, Any] | 
 
 
 def home(conn: sqlite3.Connection) -> dict[str, Any]:
-    """Home: the games that have documents, what the corpus holds (documents, languages,
-    rules) and search."""
+    """Home: the games that have documents (each with its timing charts), what the corpus
+    holds (documents, languages, rules), search, ask and the card lookup, and the translations
+    and versions that can be compared."""
     games = _rows(conn, "games")
+    charts = timing_trees(conn)
     for g in games:
         g["languages"] = sorted((g.pop("langs") or "").split(","))
         g["url"] = game_url(g["id"])
+        g["timing"] = [t for t in charts if t["game"] == g["id"]]
     languages = _rows(conn, "languages")
     for lang in languages:
         lang["name"] = language_name(lang["lang"])
@@ -215,6 +236,15 @@ def home(conn: sqlite3.Connection) -> dict[str, Any]:
         "languages": languages,
         "by_game_language": run(conn, "stats"),
         "search": search_form(conn),
+        "links": {
+            "ask": ask_url(),
+            "cards": card_search_url(),
+            "timing": timing_url(),
+            "compare": compare_url(),
+            "diff": diff_url(),
+        },
+        "compare": compare_index(conn)["documents"],
+        "diffs": diff_index(conn)["pairs"],
     }
 
 
@@ -317,18 +347,6 @@ def document(conn: sqlite3.Connection, document_id: str) -> dict[str, Any] | Non
     }
 
 
-def card_links(conn: sqlite3.Connection, names: list[str]) -> dict[str, str]:
-    """Card names quoted in rule text that have a card page: name -> URL.
-
-    EXTENSION POINT (card pages): nothing is linked until /card/<id> exists (a link to a 404
-    helps nobody). Then look ``names`` up here in ``cards``/``card_aliases`` (exact name
-    first, then aliases; never a fuzzy guess) and return ``{name: "/card/<id>"}``;
-    kb.web_render already turns them into links.
-    """
-    del conn, names
-    return {}
-
-
 def _rule_item(rule: dict[str, Any], document: dict[str, Any]) -> dict[str, Any]:
     lines = f"{rule['line_start']}" + (
         f"-{rule['line_end']}" if rule["line_end"] != rule["line_start"] else ""
@@ -337,6 +355,7 @@ def _rule_item(rule: dict[str, Any], document: dict[str, Any]) -> dict[str, Any]
         **rule,
         "anchor": anchor(rule["id"], document["id"]),
         "url": rule_url(rule["id"]),
+        "history_url": history_url(rule["id"]),
         "provenance": document["provenance"],
         "provenance_label": document["provenance_label"],
         "source": f"{document['file']}:{lines}",
@@ -345,7 +364,9 @@ def _rule_item(rule: dict[str, Any], document: dict[str, Any]) -> dict[str, Any]
 
 def section(conn: sqlite3.Connection, document_id: str, slug: str) -> dict[str, Any] | None:
     """A section: its rules (each with anchor, permalink, provenance, era, source line), its
-    subsections, breadcrumbs, neighbours, and the same section in the other variants."""
+    subsections, breadcrumbs, neighbours, the same section in the other variants, the cards
+    each rule names (``cards``: rule id -> cards, see ``card_links``) and whether the document
+    has other versions (``versioned``: each rule then links to its history)."""
     row = _row(conn, "document", document=document_id)
     sec = _row(conn, "section", id=f"{document_id}:{slug}")
     if row is None or sec is None:
@@ -358,7 +379,6 @@ def section(conn: sqlite3.Connection, document_id: str, slug: str) -> dict[str, 
         r["number"]: section_url(document_id, r["slug"], anchor(r["id"], document_id))
         for r in _rows(conn, "cited_rules", document=document_id, numbers=json.dumps(numbers))
     }
-    names = list(dict.fromkeys(n for t in texts for n in quoted_names(t)))
     sec["url"] = section_url(document_id, slug)
     return {
         "game": {"id": row["game"], "name": row["game_name"], "url": game_url(row["game"])},
@@ -372,7 +392,8 @@ def section(conn: sqlite3.Connection, document_id: str, slug: str) -> dict[str, 
         "children": [_section_ref(document_id, c) for c in _rows(conn, "children", id=sec["id"])],
         "rules": rules,
         "references": references,
-        "cards": card_links(conn, names),
+        "cards": card_links(conn, [r["id"] for r in rules]),
+        "versioned": bool(_row(conn, "versioned", document=document_id)["versioned"]),
         "variants": _variants(conn, doc, slug),
         "previous": _section_ref(
             document_id, _row(conn, "previous_section", document=document_id, ord=sec["ord"])
@@ -415,17 +436,6 @@ def rule(conn: sqlite3.Connection, ref: str) -> dict[str, Any] | None:
     return {"rule": None, "place": None, "number": ref, "choices": choices}
 
 
-def search_form(conn: sqlite3.Connection) -> dict[str, Any]:
-    """The choices of the search form: games and languages."""
-    return {
-        "games": [{"id": g["id"], "name": g["name"]} for g in _rows(conn, "games")],
-        "languages": [
-            {"lang": r["lang"], "name": language_name(r["lang"])}
-            for r in _rows(conn, "search_languages")
-        ],
-    }
-
-
 def search(
     conn: sqlite3.Connection, q: str, *, game: str = "", lang: str = "", limit: int = SEARCH_LIMIT
 ) -> dict[str, Any]:
@@ -452,14 +462,3 @@ def search(
         "hits": hits,
         "form": search_form(conn),
     }
-
-
-# ---------------------------------------------------------------------------------------------
-# EXTENSION POINTS: pages other issues add, one function here per page, e.g.
-#   card(conn, card_id)             -> /card/<id>                  (templates/kb_card.html)
-#   timing(conn, game, ruleset)     -> /timing/<game>/<ruleset>    (templates/kb_timing.html)
-#   ask(conn, q)                    -> /ask?q=                     (templates/kb_ask.html)
-#   compare(conn, document)         -> /compare/<document>         (templates/kb_compare.html)
-#   diff(conn, old, new)            -> /diff/<old>/<new>           (templates/kb_diff.html)
-# Each returns a dict (None for "not found"); site/plugins/routes.py has a placeholder route
-# for each that answers 404 until then.

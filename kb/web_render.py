@@ -6,7 +6,9 @@ disabled and its renderer escapes every text and attribute. Links to other rules
 are inserted as link tokens into the parsed token stream, never by editing the HTML string, so
 they cannot open a hole in the escaping.
 
-Only this module and the templates produce HTML; ``kb.pages`` returns plain data.
+Only this module and the templates produce HTML; ``kb.pages`` returns plain data. Word diffs
+(kb.history's ``[-old-] {+new+}`` notation) are turned into segments here for the templates,
+which escape them like any other text.
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ from markupsafe import Markup
 
 # A rule number cited in text: 105.3a, 1010.1a. Not a date (2005.11.01) or a decimal (8.0).
 RULE_NUMBER = re.compile(r"(?<![\w.])(\d{3,4}\.\d+[a-z]?)(?!\w|\.\d)")
-# A card name as rule text quotes it: "Magic Cylinder", “Honest”.
-CARD_NAME = re.compile(r"[\"“]([^\"“”\n]{1,80})[\"”]")
+# A change in kb.history's word-diff notation: [-removed words-] {+added words+}.
+WDIFF = re.compile(r"\[-(.*?)-\]|\{\+(.*?)\+\}", re.DOTALL)
 
 # Block and inline rules that make no sense for rule text, or would fetch or link outside the
 # site: no images (an untrusted text must not make the browser load anything), no links
@@ -48,9 +50,35 @@ def cited_numbers(text: str) -> list[str]:
     return list(dict.fromkeys(RULE_NUMBER.findall(text)))
 
 
-def quoted_names(text: str) -> list[str]:
-    """Quoted strings in ``text`` that may be card names (for looking them up)."""
-    return list(dict.fromkeys(m.strip() for m in CARD_NAME.findall(text)))
+def card_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
+    """One pattern for the card names to link in a text: whole words, any case, the longest
+    name first where names overlap ("D.D. Warrior Lady" before "D.D. Warrior").
+
+    Any case, because the rules write "honest" and "Honest", and machine translations
+    capitalize at random; the names are only those the build found in that rule (its
+    ``ruling_cards``), so a common word is never taken for a card elsewhere.
+    """
+    unique = sorted({n for n in names if n.strip()}, key=lambda n: (-len(n), n))
+    if not unique:
+        return None
+    alternation = "|".join(re.escape(n) for n in unique)
+    return re.compile(rf"(?<!\w)(?:{alternation})(?!\w)", re.IGNORECASE)
+
+
+def wdiff_segments(diff: str) -> list[tuple[str, str]]:
+    """``[-old-] {+new+}`` notation as (op, text) segments: ``equal``, ``delete``, ``insert``."""
+    segments: list[tuple[str, str]] = []
+    position = 0
+    for m in WDIFF.finditer(diff):
+        if m.start() > position and diff[position : m.start()].strip():
+            segments.append(("equal", diff[position : m.start()].strip()))
+        segments.append(
+            ("delete", m.group(1)) if m.group(1) is not None else ("insert", m.group(2))
+        )
+        position = m.end()
+    if diff[position:].strip():
+        segments.append(("equal", diff[position:].strip()))
+    return segments
 
 
 def _link(url: str, label: str, css: str) -> list[Token]:
@@ -59,16 +87,23 @@ def _link(url: str, label: str, css: str) -> list[Token]:
     return [opening, text, Token("link_close", "a", -1)]
 
 
-def _split(content: str, numbers: Mapping[str, str], cards: Mapping[str, str]) -> Iterator[Token]:
-    """Text tokens for ``content``, with known rule numbers and card names as links."""
+def _split(
+    content: str,
+    numbers: Mapping[str, str],
+    cards: Mapping[str, str],
+    pattern: re.Pattern[str] | None,
+) -> Iterator[Token]:
+    """Text tokens for ``content``, with known rule numbers and card names as links.
+
+    ``cards`` is keyed by case-folded name; ``pattern`` finds those names (card_pattern)."""
     found: list[tuple[int, int, str, str, str]] = []
     for m in RULE_NUMBER.finditer(content):
         if m.group(1) in numbers:
             found.append((m.start(1), m.end(1), numbers[m.group(1)], m.group(1), "rule-ref"))
-    for m in CARD_NAME.finditer(content):
-        name = m.group(1).strip()
-        if name in cards:
-            found.append((m.start(1), m.end(1), cards[name], m.group(1), "card-ref"))
+    for m in pattern.finditer(content) if pattern else ():
+        url = cards.get(m.group().casefold())
+        if url:
+            found.append((m.start(), m.end(), url, m.group(), "card-ref"))
     position = 0
     for start, end, url, label, css in sorted(found):
         if start < position:  # overlapping matches: the first one wins
@@ -85,6 +120,7 @@ def _add_links(state: StateCore) -> None:
     """Core rule: split text tokens around cited rule numbers and card names (see _split)."""
     numbers = state.env.get("numbers") or {}
     cards = state.env.get("cards") or {}
+    pattern = state.env.get("card_pattern")
     if not numbers and not cards:
         return
     for block in state.tokens:
@@ -93,7 +129,7 @@ def _add_links(state: StateCore) -> None:
         children: list[Token] = []
         for token in block.children:
             if token.type == "text":
-                children.extend(_split(token.content, numbers, cards))
+                children.extend(_split(token.content, numbers, cards, pattern))
             else:
                 children.append(token)
         block.children = children
@@ -119,20 +155,33 @@ def rule_html(
     """Safe HTML for one rule's text.
 
     ``numbers`` maps a rule number cited in the text to the URL of that rule, ``cards`` a card
-    name to the URL of its page; only those are linked, so a number that is not a rule of the
-    document (a date, a page number) stays plain text.
+    name (as any alias of the card is written) to the URL of its page; only those are linked,
+    so a number that is not a rule of the document (a date, a page number) stays plain text.
     """
-    return _MD.render(text, {"numbers": numbers or {}, "cards": cards or {}})
+    folded = {name.casefold(): url for name, url in (cards or {}).items()}
+    env = {"numbers": numbers or {}, "cards": folded, "card_pattern": card_pattern(folded)}
+    return _MD.render(text, env)
 
 
 def rules_html(
     rules: Iterable[Mapping[str, Any]],
     numbers: Mapping[str, str] | None = None,
-    cards: Mapping[str, str] | None = None,
+    cards: Mapping[str, Mapping[str, str]] | None = None,
 ) -> dict[str, Markup]:
     """Rule id -> HTML of its text, for a template.
 
+    ``cards`` maps a rule id to the card names to link in that rule (see ``card_names``).
     Marked safe for Jinja only because ``rule_html`` built it from escaped tokens; any other
     string must go through the template's autoescaping.
     """
-    return {r["id"]: Markup(rule_html(r["text"], numbers, cards)) for r in rules}
+    cards = cards or {}
+    return {r["id"]: Markup(rule_html(r["text"], numbers, cards.get(r["id"]))) for r in rules}
+
+
+def card_names(mentions: Mapping[str, Iterable[Mapping[str, Any]]]) -> dict[str, dict[str, str]]:
+    """Rule id -> {name: card URL} from the card mentions of kb.pages (``card_links``): every
+    name each mentioned card goes by, so the text links it as it is written."""
+    return {
+        rule_id: {name: card["url"] for card in cards for name in card["names"]}
+        for rule_id, cards in mentions.items()
+    }

@@ -19,11 +19,11 @@ from urllib.parse import unquote
 
 from datasette.app import Datasette
 from datasette.database import Database
-from datasette.utils import sqlite_timelimit
+from datasette.utils import sqlite_timelimit, tilde_decode
 from datasette.utils.asgi import Request, Response
 from datasette.views.base import DatasetteError
 
-from .pages import json_url
+from .web_common import json_url
 
 # The name the knowledge base is published under (/kb, /kb/rules), whatever its file is called.
 DB_NAME = "kb"
@@ -38,8 +38,21 @@ def kb_database(datasette: Datasette) -> Database:
 
 
 def arg(request: Request, name: str) -> str:
-    """A part of the path, percent-decoded (Datasette routes on the raw path)."""
-    return unquote(request.url_vars.get(name) or "")
+    """A part of the path, percent-decoded (Datasette routes on the raw path).
+
+    Datasette redirects a path with percent escapes to its tilde-encoded form (``%3C`` ->
+    ``~3C``), so a part with a ``~`` is tilde-decoded too: ids never contain one.
+    """
+    value = unquote(request.url_vars.get(name) or "")
+    return tilde_decode(value) if "~" in value else value
+
+
+def int_arg(request: Request, name: str, default: int) -> int:
+    """A whole number from the query string; the default when missing or not a number."""
+    try:
+        return int(request.args.get(name) or default)
+    except ValueError:
+        return default
 
 
 def wants_json(request: Request) -> bool:

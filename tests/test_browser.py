@@ -8,6 +8,7 @@ Run only these: pytest -m browser. Chromium: scripts/install-browser.sh.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,8 +16,10 @@ from typing import Any
 
 import httpx
 import pytest
+from click.testing import CliRunner
 
 from kb.build import build
+from kb.cli import cli
 from kb.serve import running_site
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -216,6 +219,193 @@ def test_payloads_in_rule_text_stay_inert_text(page: Any, xss_server: str) -> No
     assert not dialogs and not image_requests
 
 
+# ---------------------------------------------------------------------------------------------
+# Cards, timing, answers, translations, versions
+
+
+def boxes(locator: Any) -> list[dict[str, float]]:
+    """The bounding boxes of every element a locator matches, in document order."""
+    return [locator.nth(i).bounding_box() for i in range(locator.count())]
+
+
+def test_card_pages_show_warnings_data_and_rulings_by_window(page: Any, server: str) -> None:
+    page.goto(server + "/card/honest")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Honest")
+    warning = page.locator(".warning")
+    expect(warning).to_be_visible()
+    expect(warning).to_contain_text("2014")
+    assert warning.evaluate("e => getComputedStyle(e).backgroundColor") != "rgba(0, 0, 0, 0)"
+    window = page.locator(".timing-group").filter(
+        has=page.get_by_role("link", name="During damage calculation")
+    )
+    expect(window.locator("article.ruling")).to_have_count(2)
+    example = window.locator("article.ruling").filter(has_text="Honest Vs. Honest")
+    expect(example.locator("ol.steps > li")).to_have_count(8)
+    expect(example).to_contain_text("003_eab9188e51b676e0.txt:93-94")
+    shot(page, "desktop-card")
+
+    # The window leads to that moment on the chart.
+    window.get_by_role("link", name="During damage calculation").click()
+    expect(page).to_have_url(server + "/timing/yugioh/tcg#yugioh-tcg-during-damage-calculation")
+    assert target_id(page) == "yugioh-tcg-during-damage-calculation"
+    expect(page.locator(":target")).to_be_in_viewport()
+
+    # A part of a name finds the card; its data cites the rules it comes from.
+    page.goto(server + "/card?q=breaker")
+    expect(page).to_have_url(server + "/card/breaker-the-magical-warrior?q=breaker")
+    expect(page.get_by_role("status")).to_contain_text("Closest card to “breaker”")
+    atk = page.locator(".fact-atk")
+    expect(atk.locator(".value")).to_have_text("1600")
+    expect(page.locator(".fact-def .value")).to_have_text("1000")
+    atk.get_by_role("link", name="ygo-gameking-2005:questions-and-answers.31").click()
+    expect(page).to_have_url(re.compile(r"/doc/ygo-gameking-2005/.+#questions-and-answers\.31$"))
+    expect(page.locator(":target")).to_contain_text("1600")
+
+
+def test_timing_chart_draws_the_sub_steps_in_order(page: Any, server: str) -> None:
+    page.goto(server + "/timing/yugioh/tcg")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Yu-Gi-Oh! timing · TCG")
+    substeps = page.locator("li.node.kind-substep")
+    expect(substeps).to_have_count(7)
+    names = [substeps.nth(i).locator(".box-title").inner_text() for i in range(7)]
+    assert names == [
+        "Start of the Damage Step",
+        "Flip the attacked monster face-up",
+        "Before damage calculation",
+        "During damage calculation",
+        "After damage calculation: battle damage",
+        "Flip effects and effect resolution",
+        "End of the Damage Step",
+    ]
+    placed = boxes(substeps)
+    for before, after in zip(placed, placed[1:], strict=False):
+        assert after["width"] > 150 and after["height"] > 50  # real boxes, not a list
+        same_row = abs(after["y"] - before["y"]) < 2
+        assert (same_row and after["x"] > before["x"] + before["width"]) or (
+            after["y"] >= before["y"] + before["height"]
+        ), (before, after)  # reading order: left to right, then the next row
+    inside = page.locator('[id="yugioh-tcg-damage-step"]').bounding_box()
+    assert all(
+        inside["y"] < b["y"] and b["y"] + b["height"] <= inside["y"] + inside["height"]
+        for b in placed
+    )
+    during = page.locator('[id="yugioh-tcg-during-damage-calculation"]')
+    expect(during.locator(".prop-chains")).to_contain_text("Only one Chain")
+    expect(during.locator(".prop-chains")).to_be_visible()
+    expect(during.locator('span[lang="vi"]').first).to_be_visible()
+    shot(page, "desktop-timing")
+
+    during.get_by_role("link", name=re.compile(r"^\d+ rules$")).click()
+    assert target_id(page) == "rules-yugioh-tcg-during-damage-calculation"
+    expect(page.locator(":target")).to_be_in_viewport()
+
+
+def test_timing_chart_stacks_on_a_phone(phone: Any, server: str) -> None:
+    phone.goto(server + "/timing/yugioh/tcg")
+    placed = boxes(phone.locator("li.node.kind-substep"))
+    assert len(placed) == 7
+    for before, after in zip(placed, placed[1:], strict=False):
+        assert after["y"] >= before["y"] + before["height"]
+        assert after["x"] + after["width"] <= PHONE["width"]
+    shot(phone, "phone-timing-chart")
+
+
+def test_ask_answers_before_its_passages_and_sources_resolve(page: Any, server: str) -> None:
+    page.goto(server + "/")
+    page.get_by_role("searchbox", name="Ask a rules question").fill("honest vs honest")
+    page.get_by_role("searchbox", name="Ask a rules question").press("Enter")
+    expect(page).to_have_url(re.compile(r"/ask\?q=honest\+vs\+honest"))
+    ruling = page.locator(".answer .ruling")
+    expect(ruling).to_contain_text("Player B's Honest resolves first")
+    expect(page.locator("ol.sequence > li")).to_have_count(6)
+    expect(page.locator(".answer .warning")).to_contain_text("2014")
+    first_passage = page.locator("ol.hits > li").first
+    expect(first_passage).to_be_visible()
+    assert ruling.bounding_box()["y"] < first_passage.bounding_box()["y"]
+    shot(page, "desktop-ask")
+
+    source = page.locator("ol.sources > li").first.get_by_role("link").first
+    href = source.get_attribute("href")
+    assert href.startswith("/rule/")
+    source.click()
+    expect(page).to_have_url(re.compile(r"/doc/ygo-damage-step/.+#"))
+    assert target_id(page) == href.split(":", 1)[1]
+    expect(page.locator(":target")).to_be_in_viewport()
+
+    page.goto(server + "/ask?q=qwxz+zzkv")
+    expect(page.get_by_role("status")).to_contain_text("No confident match")
+    expect(page.locator(".answer")).to_have_count(0)
+
+
+def test_compare_rows_line_up_and_the_variant_diff_opens(page: Any, server: str) -> None:
+    page.goto(server + "/compare/fow-basic")
+    row = page.locator('[id="objectives-of-the-game.1"]')
+    cells = row.locator("tr.texts > td")
+    expect(cells).to_have_count(3)
+    expect(cells.nth(0)).to_contain_text("Lower the opponent players life from 4000 to 0.")
+    expect(cells.nth(1)).to_contain_text("Thấp hơn cuộc sống")
+    expect(cells.nth(2)).to_contain_text("Hạ thấp")
+    tops = [b["y"] for b in boxes(cells)]
+    assert max(tops) - min(tops) < 2  # one row: the three texts side by side
+    lefts = [b["x"] for b in boxes(cells)]
+    assert lefts == sorted(lefts)
+
+    checked = page.locator('[id="objectives-of-the-game.2"]')
+    warning = checked.locator("li.check.sev-warning").first
+    expect(warning).to_be_visible()
+    expect(warning).to_contain_text("Life Points rendered 2 ways")
+    plain = page.locator("main").evaluate("e => getComputedStyle(e).backgroundColor")
+    assert warning.evaluate("e => getComputedStyle(e).backgroundColor") != plain
+    diff = checked.locator("details.variant-diff")
+    expect(diff.locator("del").first).to_be_hidden()
+    diff.locator("summary").click()
+    expect(diff.locator("del").first).to_be_visible()
+    expect(diff.locator("ins").first).to_be_visible()
+    deleted = diff.locator("del").first.evaluate("e => getComputedStyle(e).backgroundColor")
+    inserted = diff.locator("ins").first.evaluate("e => getComputedStyle(e).backgroundColor")
+    assert deleted != inserted != plain
+    shot(page, "desktop-compare")
+
+    diff.get_by_role("link", name="this diff on its own page").click()
+    expect(page).to_have_url(
+        re.compile(r"/compare/fow-basic/diff/fow-basic:objectives-of-the-game\.2\?left=vi-mt1")
+    )
+    expect(page.locator("p.wdiff del").first).to_be_visible()
+    expect(page.locator("p.wdiff ins").first).to_be_visible()
+
+
+def test_version_diff_counts_match_kb_diff_and_moved_rules_link_both_ways(
+    page: Any, server: str, built_db: Path
+) -> None:
+    out = CliRunner().invoke(
+        cli, ["diff", "fow-cr-7.0", "fow-cr-8.01", "--db", str(built_db), "--json"]
+    )
+    counts = json.loads(out.output)["summary"]["counts"]
+    page.goto(server + "/diff/fow-cr-7.0/fow-cr-8.01")
+    counts_nav = page.get_by_role("navigation", name="Changes by kind")
+    for kind, n in counts.items():
+        expect(counts_nav.get_by_role("link", name=f"{n} {kind}")).to_be_visible()
+    shot(page, "desktop-diff")
+
+    counts_nav.get_by_role("link", name=f"{counts['moved']} moved").click()
+    expect(page).to_have_url(re.compile(r"\?kind=moved$"))
+    expect(page.locator("li.change-row")).to_have_count(counts["moved"])
+    moved = page.locator("li.change-row").first
+    old, new = moved.locator("a.num-link").all()
+    old_href, new_href = old.get_attribute("href"), new.get_attribute("href")
+    old.click()
+    assert target_id(page) == old_href.split(":", 1)[1]
+    expect(page).to_have_url(re.compile(r"/doc/fow-cr-7\.0/"))
+    page.go_back()
+    page.locator("li.change-row").first.locator("a.num-link").nth(1).click()
+    expect(page).to_have_url(re.compile(r"/doc/fow-cr-8\.01/"))
+    assert target_id(page) == new_href.split(":", 1)[1]
+
+    page.goto(server + "/diff/fow-cr-7.0/fow-cr-8.01?kind=reworded")
+    first = page.locator("li.change-row").first
+    expect(first.locator("del").first).to_be_visible()
+
+
 MAIN_PAGES = {
     "home": "/",
     "game": "/g/yugioh",
@@ -224,6 +414,20 @@ MAIN_PAGES = {
     "section-vi": "/doc/ygo-damage-step/buoc-thiet-hai",
     "search": "/search?q=damage+step",
     "rule-choices": "/rule/105.3a",
+    "card": "/card/honest",
+    "card-data": "/card/breaker-the-magical-warrior",
+    "card-lookup": "/card?q=dd",
+    "cards": "/card",
+    "timing-tcg": "/timing/yugioh/tcg",
+    "timing-ocg": "/timing/yugioh/ocg",
+    "timing-fow": "/timing/fow",
+    "timing-none": "/timing/vanguard",
+    "ask": "/ask?q=honest+vs+honest",
+    "ask-no-match": "/ask?q=qwxz+zzkv",
+    "compare": "/compare/fow-basic",
+    "variant-diff": "/compare/fow-basic/diff/fow-basic:objectives-of-the-game.1",
+    "diff": "/diff/fow-cr-7.0/fow-cr-8.01?kind=removed&kind=reworded",
+    "history": "/history/314.1",
 }
 
 

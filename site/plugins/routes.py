@@ -1,30 +1,42 @@
 """Routes of the rules pages. Datasette loads this file itself (site/ is not a package).
 
 The pattern, for every page: one route function here, one template in site/templates/, one
-function in kb/pages.py that returns the page's data as a dict. The same URL with ``.json``
-after its last path segment answers that dict as JSON (the ``format`` group of each pattern).
+function in kb/pages.py that returns the page's data as a dict (pages built on a library of
+their own are written in a kb/web_<family>.py module and re-exported by kb.pages). The same
+URL with ``.json`` after its last path segment answers that dict as JSON (the ``format`` group
+of each pattern).
 Route patterns are tried before Datasette's own, so the prefixes below (/g, /doc, /rule,
-/search, /card, /timing, /ask, /compare, /diff) cannot be database names.
+/search, /card, /timing, /ask, /compare, /diff, /history) cannot be database names.
+
+A page whose data needs its rule texts rendered (with links to the rules and cards they cite)
+renders them in the SQL thread, in a ``_<page>_page`` helper next to its route; the rendered
+HTML reaches the template only, never the JSON. Pages reached by a name rather than an id
+(``/card?q=``, ``/diff/7.0/8.01``, ``/timing/ygo``) redirect to their canonical URL.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Awaitable, Callable
 from typing import Any
+from urllib.parse import urlencode
 
 from datasette import hookimpl
 from datasette.app import Datasette
 from datasette.utils.asgi import NotFound, Request, Response
 
 from kb import pages
-from kb.web_render import rules_html
-from kb.web_views import arg, query, render, wants_json
+from kb.db import KbError
+from kb.web_common import diff_url, history_url, json_url
+from kb.web_render import card_names, rules_html
+from kb.web_views import arg, int_arg, query, render, wants_json
 
 # Optional ".json" after the last path segment. Ids may contain dots (fow-cr-8.01), so the part
 # before it is matched lazily.
 JSON = r"(?P<format>\.json)?$"
 PART = r"[^/]+?"
+
+# A page's data (None: not found) and what only its HTML needs (rendered rule texts).
+Rendered = tuple[dict[str, Any] | None, dict[str, Any]]
 
 
 async def home(datasette: Datasette, request: Request) -> Response:
@@ -46,14 +58,13 @@ async def document(datasette: Datasette, request: Request) -> Response:
     return await render(datasette, request, "kb_document.html", data)
 
 
-def _section_page(
-    conn: sqlite3.Connection, document: str, slug: str, as_json: bool
-) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+def _section_page(conn: sqlite3.Connection, document: str, slug: str, as_json: bool) -> Rendered:
     """The section's data, and (for HTML) its rules rendered, in the SQL thread."""
     data = pages.section(conn, document, slug)
     if data is None or as_json:
         return data, {}
-    return data, {"rule_html": rules_html(data["rules"], data["references"], data["cards"])}
+    cards = card_names(data["cards"])
+    return data, {"rule_html": rules_html(data["rules"], data["references"], cards)}
 
 
 async def section(datasette: Datasette, request: Request) -> Response:
@@ -77,30 +88,208 @@ async def rule(datasette: Datasette, request: Request) -> Response:
 
 async def search(datasette: Datasette, request: Request) -> Response:
     args = request.args
-    try:
-        limit = int(args.get("limit") or pages.SEARCH_LIMIT)
-    except ValueError:
-        limit = pages.SEARCH_LIMIT
     data = await query(
         datasette,
         pages.search,
         args.get("q") or "",
         game=args.get("game") or "",
         lang=args.get("lang") or "",
-        limit=limit,
+        limit=int_arg(request, "limit", pages.SEARCH_LIMIT),
     )
     html = {"rule_html": rules_html(data["hits"])} if not wants_json(request) else {}
     return await render(datasette, request, "kb_search.html", data, html=html)
 
 
-# EXTENSION POINTS: pages other issues add. Each placeholder answers 404 until its page exists;
-# replace it with a route function like the ones above (and add its nav entry in
-# template_vars.py).
-def placeholder(what: str) -> Callable[[Request], Awaitable[Response]]:
-    async def not_yet(request: Request) -> Response:
-        raise NotFound(f"{what} are not built yet")
+def redirect(request: Request, url: str) -> Response:
+    """To a page's canonical URL, keeping to JSON when JSON was asked for."""
+    if wants_json(request):
+        path, _, query_string = url.partition("?")
+        url = json_url(path, query_string)
+    return Response.redirect(url)
 
-    return not_yet
+
+# ---------------------------------------------------------------------------------------------
+# Cards
+
+
+def _card_page(conn: sqlite3.Connection, card_id: str, as_json: bool) -> Rendered:
+    data = pages.card(conn, card_id)
+    if data is None or as_json:
+        return data, {}
+    rulings = [r for g in data["rulings_by_timing"] for r in g["rulings"]]
+    return data, {"rule_html": rules_html(rulings, cards=card_names(data["cards"]))}
+
+
+async def card(datasette: Datasette, request: Request) -> Response:
+    card_id = arg(request, "card")
+    data, html = await query(datasette, _card_page, card_id, wants_json(request))
+    if data is None:
+        raise NotFound(f"No card with id {card_id!r} (look it up by name: /card?q=)")
+    html["looked_up"] = request.args.get("q") or ""
+    return await render(datasette, request, "kb_card.html", data, html=html)
+
+
+async def card_search(datasette: Datasette, request: Request) -> Response:
+    """The card lookup: one card meant -> its page; several close -> the choices; none -> 404."""
+    q, game = request.args.get("q") or "", request.args.get("game") or ""
+    data = await query(datasette, pages.card_search, q, game)
+    match = data["card"]
+    if match and not wants_json(request):
+        return redirect(
+            request, match["url"] + ("" if data["exact"] else f"?{urlencode({'q': q})}")
+        )
+    status = 404 if data["q"] and not data["found"] else 200
+    return await render(datasette, request, "kb_card_search.html", data, status=status)
+
+
+# ---------------------------------------------------------------------------------------------
+# Timing charts
+
+
+def _timing_page(conn: sqlite3.Connection, game: str, ruleset: str, as_json: bool) -> Rendered:
+    data = pages.timing(conn, game, ruleset)
+    if data is None or as_json:
+        return data, {}
+    rules = [r for m in data["moments"] for r in m["rules"]]
+    cards = card_names(pages.card_links(conn, [r["id"] for r in rules]))
+    return data, {"rule_html": rules_html(rules, cards=cards)}
+
+
+async def _chart(datasette: Datasette, request: Request, game: str, ruleset: str) -> Response:
+    data, html = await query(datasette, _timing_page, game, ruleset, wants_json(request))
+    if data is None:
+        raise NotFound(f"No timing chart {ruleset!r} for game {game!r}")
+    canonical = data["tree"]["url"]
+    if canonical != request.path.removesuffix(".json"):  # "ygo" -> "yugioh", "*" -> the game
+        return redirect(request, canonical)
+    return await render(datasette, request, "kb_timing.html", data, html=html)
+
+
+async def timing_index(datasette: Datasette, request: Request) -> Response:
+    data = await query(datasette, pages.timing_index)
+    return await render(datasette, request, "kb_timing_index.html", data)
+
+
+async def timing_game(datasette: Datasette, request: Request) -> Response:
+    """A game's charts: its only chart when it has one for every format (Force of Will), else
+    the list of its rulesets, or a page saying the corpus describes no timing (Vanguard)."""
+    game = arg(request, "game")
+    data = await query(datasette, pages.timing_game, game)
+    if data is None:
+        raise NotFound(f"No game {game!r} in the knowledge base")
+    only = data["trees"][0] if len(data["trees"]) == 1 else None
+    if only and only["ruleset"] == "*":
+        return await _chart(datasette, request, data["game"]["id"], "*")
+    if data["game"]["timing_url"] != request.path.removesuffix(".json"):
+        return redirect(request, data["game"]["timing_url"])
+    return await render(datasette, request, "kb_timing_game.html", data)
+
+
+async def timing(datasette: Datasette, request: Request) -> Response:
+    return await _chart(datasette, request, arg(request, "game"), arg(request, "ruleset"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Ask
+
+
+def _ask_page(
+    conn: sqlite3.Connection, q: str, game: str, lang: str, limit: int, as_json: bool
+) -> Rendered:
+    data = pages.ask(conn, q, game=game, lang=lang, limit=limit)
+    if as_json:
+        return data, {}
+    shown = data["hits"] + [h["shown_translation"] for h in data["hits"] if h["shown_translation"]]
+    cards = card_names(pages.card_links(conn, [r["id"] for r in shown]))
+    return data, {"rule_html": rules_html(shown, cards=cards)}
+
+
+async def ask(datasette: Datasette, request: Request) -> Response:
+    args = request.args
+    data, html = await query(
+        datasette,
+        _ask_page,
+        args.get("q") or "",
+        args.get("game") or "",
+        args.get("lang") or "",
+        int_arg(request, "limit", pages.ASK_LIMIT),
+        wants_json(request),
+    )
+    return await render(datasette, request, "kb_ask.html", data, html=html)
+
+
+# ---------------------------------------------------------------------------------------------
+# Translations side by side
+
+
+async def compare_index(datasette: Datasette, request: Request) -> Response:
+    data = await query(datasette, pages.compare_index)
+    return await render(datasette, request, "kb_compare_index.html", data)
+
+
+def _compare_page(
+    conn: sqlite3.Connection, ref: str, variants: list[str], as_json: bool
+) -> Rendered:
+    data = pages.compare(conn, ref, variants)
+    if data is None or as_json:
+        return data, {}
+    shown = [r for row in data["rows"] for r in (row["source"] or [])]
+    shown += [r for row in data["rows"] for cell in row["cells"] for r in cell["rules"]]
+    return data, {"rule_html": rules_html(shown)}
+
+
+async def compare(datasette: Datasette, request: Request) -> Response:
+    ref = arg(request, "document")
+    variants = [v.strip() for v in (request.args.get("variants") or "").split(",") if v.strip()]
+    data, html = await query(datasette, _compare_page, ref, variants, wants_json(request))
+    if data is None:
+        asked = f" with the translation variants {', '.join(variants)}" if variants else ""
+        raise NotFound(f"No source document {ref!r}{asked} (/compare lists them)")
+    if data["document"]["document"] != ref:  # a file name, or one translation's id
+        return redirect(request, data["url"])
+    return await render(datasette, request, "kb_compare.html", data, html=html)
+
+
+async def variant_diff(datasette: Datasette, request: Request) -> Response:
+    document, rule_id = arg(request, "document"), arg(request, "rule_id")
+    left, right = request.args.get("left") or "", request.args.get("right") or ""
+    try:
+        data = await query(datasette, pages.variant_diff, document, rule_id, left, right)
+    except KbError as exc:
+        raise NotFound(str(exc)) from None
+    return await render(datasette, request, "kb_variant_diff.html", data)
+
+
+# ---------------------------------------------------------------------------------------------
+# Versions
+
+
+async def diff_index(datasette: Datasette, request: Request) -> Response:
+    data = await query(datasette, pages.diff_index)
+    return await render(datasette, request, "kb_diff_index.html", data)
+
+
+async def diff(datasette: Datasette, request: Request) -> Response:
+    old, new = arg(request, "old"), arg(request, "new")
+    kinds = [k for k in request.args.getlist("kind") if k]
+    try:
+        data = await query(datasette, pages.diff, old, new, kinds)
+    except KbError as exc:
+        raise NotFound(str(exc)) from None
+    if (data["old"]["id"], data["new"]["id"]) != (old, new):  # versions given: ids instead
+        return redirect(request, data["url"])
+    return await render(datasette, request, "kb_diff.html", data)
+
+
+async def history(datasette: Datasette, request: Request) -> Response:
+    ref = arg(request, "ref")
+    if not ref:  # the form on /diff, or no rule at all: back to the form
+        q = (request.args.get("q") or "").strip()
+        return redirect(request, history_url(q) if q else diff_url())
+    data = await query(datasette, pages.history, ref)
+    if data is None:
+        raise NotFound(f"No rule {ref!r} in a document with several versions")
+    return await render(datasette, request, "kb_history.html", data)
 
 
 @hookimpl
@@ -112,9 +301,17 @@ def register_routes(datasette: Datasette) -> list[tuple[str, object]]:
         (rf"^/doc/(?P<document>[^/]+)/(?P<slug>{PART})" + JSON, section),
         (rf"^/rule/(?P<rule_id>{PART})" + JSON, rule),
         (r"^/search" + JSON, search),
-        (rf"^/card/(?P<card>{PART})" + JSON, placeholder("Card pages")),
-        (rf"^/timing/(?P<game>[^/]+)/(?P<ruleset>{PART})" + JSON, placeholder("Timing pages")),
-        (r"^/ask" + JSON, placeholder("Answers to questions (/ask)")),
-        (rf"^/compare/(?P<document>{PART})" + JSON, placeholder("Comparison pages")),
-        (rf"^/diff/(?P<old>[^/]+)/(?P<new>{PART})" + JSON, placeholder("Version diffs")),
+        (r"^/card" + JSON, card_search),
+        (rf"^/card/(?P<card>{PART})" + JSON, card),
+        (r"^/timing" + JSON, timing_index),
+        (rf"^/timing/(?P<game>{PART})" + JSON, timing_game),
+        (rf"^/timing/(?P<game>[^/]+)/(?P<ruleset>{PART})" + JSON, timing),
+        (r"^/ask" + JSON, ask),
+        (r"^/compare" + JSON, compare_index),
+        (rf"^/compare/(?P<document>{PART})" + JSON, compare),
+        (rf"^/compare/(?P<document>[^/]+)/diff/(?P<rule_id>{PART})" + JSON, variant_diff),
+        (r"^/diff" + JSON, diff_index),
+        (rf"^/diff/(?P<old>[^/]+)/(?P<new>{PART})" + JSON, diff),
+        (r"^/history" + JSON, history),
+        (rf"^/history/(?P<ref>{PART})" + JSON, history),
     ]

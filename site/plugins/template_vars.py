@@ -12,8 +12,16 @@ from typing import Any
 from datasette import hookimpl
 from datasette.app import Datasette
 
-from kb.pages import language_name, search_url
 from kb.render import authority
+from kb.web_common import (
+    ask_url,
+    card_search_url,
+    compare_url,
+    diff_url,
+    language_name,
+    search_url,
+    timing_url,
+)
 
 STYLESHEET = Path(__file__).resolve().parent.parent / "static" / "site.css"
 # Changes when the stylesheet does, so browsers never keep a stale copy.
@@ -24,7 +32,11 @@ _CSS_VERSION = hashlib.sha256(STYLESHEET.read_bytes()).hexdigest()[:10]
 NAV: list[dict[str, Any]] = [
     {"label": "Home", "url": "/", "ready": True},
     {"label": "Search", "url": search_url(), "ready": True},
-    {"label": "Ask", "url": "/ask", "ready": False},
+    {"label": "Ask", "url": ask_url(), "ready": True},
+    {"label": "Cards", "url": card_search_url(), "ready": True},
+    {"label": "Timing", "url": timing_url(), "ready": True},
+    {"label": "Translations", "url": compare_url(), "ready": True},
+    {"label": "Versions", "url": diff_url(), "ready": True},
     {"label": "Tables", "url": "/kb", "ready": True},
 ]
 

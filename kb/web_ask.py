@@ -1,0 +1,160 @@
+"""The ask page, ``/ask?q=&game=&lang=``: a judge's question, the composed answer first, then
+the passages it rests on.
+
+Built on kb.ask (understand -> retrieve -> compose). This module adds what a web page needs on
+top of ``kb ask --json``: permalinks for every cited rule, the chart anchor of the timing
+window, card pages for the cards named, and, for a card name that could mean several cards,
+the choices as links (ambiguity is a result to show, not a guess to make). Re-exported by
+kb.pages.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from typing import Any
+
+from .ask import ask as ask_question
+from .web_common import (
+    ask_url,
+    card_search_url,
+    card_url,
+    rule_sources,
+    rule_url,
+    search_form,
+    search_url,
+    timing_url,
+    unknown_rule,
+)
+
+ASK_LIMIT = 5
+ASK_MAX = 20
+
+_SQL = {
+    "node": "select id, game, ruleset from timing_nodes where id = :id",
+    "card_named": """
+        select id, name from cards
+        where name = :name and (:game = '' or game = :game)
+        order by id limit 1""",
+}
+
+
+def _row(conn: sqlite3.Connection, sql: str, **params: Any) -> dict[str, Any] | None:
+    row = conn.execute(_SQL[sql], params).fetchone()
+    return dict(row) if row else None
+
+
+def _card(conn: sqlite3.Connection, name: str, game: str) -> dict[str, Any]:
+    """A card named in an answer, with its page when the name is a card's (it always should)."""
+    row = _row(conn, "card_named", name=name, game=game)
+    return {"name": name, "url": card_url(row["id"]) if row else card_search_url(name, game)}
+
+
+def _timing(conn: sqlite3.Connection, timing: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The answer's timing window, with its box on the chart."""
+    if not timing:
+        return None
+    node = _row(conn, "node", id=timing["id"])
+    url = timing_url(node["game"], node["ruleset"], node["id"]) if node else None
+    return {**timing, "url": url}
+
+
+def _answer(
+    conn: sqlite3.Connection, answer: dict[str, Any] | None, game: str
+) -> dict[str, Any] | None:
+    if answer is None:
+        return None
+    cited = [s["id"] for s in answer["sources"]] + [
+        r for n in answer["nuances"] for r in n["rules"]
+    ]
+    sources = rule_sources(conn, cited)
+    return {
+        **answer,
+        "sources": [sources.get(s["id"]) or unknown_rule(s["id"]) for s in answer["sources"]],
+        "nuances": [
+            {"text": n["text"], "rules": [{"id": r, "url": rule_url(r)} for r in n["rules"]]}
+            for n in answer["nuances"]
+        ],
+        "timing": _timing(conn, answer["timing"]),
+        "cards": [_card(conn, name, game) for name in answer["cards"]],
+        "ruling_url": rule_url(answer["ruling_id"]) if answer.get("ruling_id") else None,
+    }
+
+
+def _hit(conn: sqlite3.Connection, hit: dict[str, Any], cite: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **hit,
+        "cite": cite,
+        "timing": _timing(conn, hit["timing"]),
+        "cards": [_card(conn, name, hit["game"]) for name in hit["cards"]],
+        "also": [{"id": a, "url": rule_url(a)} for a in hit["also"]],
+        "translations": [{**t, "url": rule_url(t["id"])} for t in hit["translations"]],
+        "shown_translation": {
+            **hit["shown_translation"],
+            "url": rule_url(hit["shown_translation"]["id"]),
+        }
+        if hit["shown_translation"]
+        else None,
+    }
+
+
+def _replace_first(text: str, typed: str, name: str) -> str:
+    """The question with the words the user typed for a card replaced by one card's name."""
+    words = [re.escape(w) for w in typed.split()]
+    pattern = re.compile(r"[\W_]*".join(words), re.IGNORECASE) if words else None
+    if pattern is None or not pattern.search(text):
+        return text
+    return pattern.sub(lambda _: name, text, count=1)
+
+
+def _ambiguous(
+    conn: sqlite3.Connection, q: str, understood: dict[str, Any], game: str, lang: str
+) -> list[dict[str, Any]]:
+    """Each name that could mean several cards, with each card's page and the question asked
+    again with that card's full name."""
+    out = []
+    for a in understood.get("ambiguous") or []:
+        choices = []
+        for name in a["candidates"]:
+            card = _card(conn, name, understood.get("game") or game)
+            choices.append(
+                {**card, "ask_url": ask_url(_replace_first(q, a["typed"], name), game, lang)}
+            )
+        out.append({"typed": a["typed"], "choices": choices})
+    return out
+
+
+def ask(
+    conn: sqlite3.Connection, q: str, *, game: str = "", lang: str = "", limit: int = ASK_LIMIT
+) -> dict[str, Any]:
+    """The answer to ``q`` as kb.ask gives it (``confident`` false when nothing matched), with
+    links; without a question, just the form."""
+    q = q.strip()
+    limit = max(1, min(limit, ASK_MAX))
+    out: dict[str, Any] = {
+        "q": q,
+        "game": game,
+        "lang": lang,
+        "query": q,
+        "understood": None,
+        "confident": False,
+        "answer": None,
+        "hits": [],
+        "ambiguous": [],
+        "search_url": search_url(q, game, lang),
+        "form": search_form(conn),
+    }
+    if not q:
+        return out
+    result = ask_question(conn, q, game=game, lang=lang, limit=limit)
+    understood = result["understood"]
+    card_game = game or understood.get("game") or ""
+    sources = rule_sources(conn, [h["id"] for h in result["hits"]])
+    out.update(
+        understood=understood,
+        confident=result["confident"],
+        answer=_answer(conn, result["answer"], card_game),
+        hits=[_hit(conn, h, sources.get(h["id"]) or unknown_rule(h["id"])) for h in result["hits"]],
+        ambiguous=_ambiguous(conn, q, understood, game, lang),
+    )
+    return out

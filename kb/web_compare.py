@@ -1,0 +1,253 @@
+"""Translations side by side: ``/compare`` (documents that have translations),
+``/compare/<document>?variants=vi-mt1,vi-mt2`` (the source and its variants in columns, one
+row per source rule, with the translation checks) and ``/compare/<document>/diff/<rule id>``
+(the word diff of two translations of one rule).
+
+Built on kb.compare (rows aligned by the build, checks of translation quality) and
+kb.variantdiff (the word diff of two translations). A source rule translated by two sentences
+has both in its cell; a translation the aligner found no source for gets a row of its own with
+an empty source cell. Re-exported by kb.pages.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from .compare import compare as compare_rows
+from .compare import resolve_document
+from .db import KbError
+from .render import authority
+from .variantdiff import diff_words, render_segments
+from .variantdiff import variant_diff as diff_variants
+from .web_common import (
+    anchor,
+    cite,
+    compare_url,
+    document_url,
+    game_url,
+    language_name,
+    rule_url,
+    variant_diff_url,
+)
+
+# Worst first: a row takes the class of its worst check.
+SEVERITIES = ("error", "warning", "info")
+
+_SQL = {
+    "translated": """
+        select d.id, d.title, d.game, g.name as game_name, d.lang,
+               group_concat(t.variant, ',') as variants, count(t.id) as translations
+        from documents d
+        join documents t on t.translation_of = d.id
+        join games g on g.id = d.game
+        group by d.id
+        order by d.ord""",
+    "family": """
+        select d.id, d.title, d.game, d.lang, d.variant, d.translation_of, d.provenance, d.era,
+               d.file, d.rules
+        from documents d
+        where d.id = :document or d.translation_of = :document
+        order by d.translation_of is not null, d.variant""",
+    "translation": "select translation_of, variant from documents where id = :document",
+    "rules": """
+        select r.id, r.document, r.text, r.lang, r.era, r.line_start, r.line_end, d.file,
+               d.provenance, d.title as document_title
+        from rules r join documents d on d.id = r.document
+        where r.document = :document
+           or r.document in (select id from documents where translation_of = :document)""",
+}
+
+
+def _rows(conn: sqlite3.Connection, name: str, **params: Any) -> list[dict[str, Any]]:
+    return [dict(row) for row in conn.execute(_SQL[name], params)]
+
+
+def compare_index(conn: sqlite3.Connection) -> dict[str, Any]:
+    """The documents that have translation variants, each with its comparison page."""
+    docs = []
+    for row in _rows(conn, "translated"):
+        variants = sorted(set(row.pop("variants").split(",")))
+        docs.append(
+            {
+                **row,
+                "variants": variants,
+                "language_name": language_name(row["lang"]),
+                "url": compare_url(row["id"]),
+                "document_url": document_url(row["id"]),
+                "game_url": game_url(row["game"]),
+            }
+        )
+    return {"documents": docs}
+
+
+def compare_targets(conn: sqlite3.Connection, ref: str) -> tuple[str, list[str]] | None:
+    """The source document a ref names, and the variants it asks for: an id or file name of a
+    source document (no variants: all), or the id of one translation (only that variant)."""
+    row = conn.execute(_SQL["translation"], {"document": ref}).fetchone()
+    if row is not None and row["translation_of"]:
+        return row["translation_of"], [row["variant"]]
+    try:
+        return resolve_document(conn, ref), []
+    except KbError:
+        return None
+
+
+def _column(doc: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "document": doc["id"],
+        "title": doc["title"],
+        "variant": doc["variant"],
+        "lang": doc["lang"],
+        "language_name": language_name(doc["lang"]),
+        "provenance": doc["provenance"],
+        "provenance_label": authority(doc["provenance"]),
+        "era": doc["era"],
+        "file": doc["file"],
+        "url": document_url(doc["id"]),
+    }
+
+
+def _worst(checks: list[dict[str, Any]]) -> str:
+    found = {c["severity"] for c in checks}
+    return next((s for s in SEVERITIES if s in found), "")
+
+
+def _rule(rule_id: str, rules: dict[str, dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    """A rule in a cell: its text, anchor and citation (provenance, era, file:line)."""
+    info = rules[rule_id]
+    return {
+        **cite(info),
+        "text": info["text"],
+        "anchor": anchor(rule_id, info["document"]),
+        **extra,
+    }
+
+
+def _row(
+    n: int,
+    row: dict[str, Any],
+    document: str,
+    variants: list[str],
+    rules: dict[str, dict[str, Any]],
+) -> dict[str, Any]:
+    """One row of the table: the source cell, a cell per variant, the row's checks, and the
+    word diff of the first two variants when both have text."""
+    source_ids = row["source"]["id"].split() if row["source"] else []
+    checks = [{**c, "rule_url": rule_url(c["rule"])} for c in row["checks"]]
+    cells = []
+    for variant in variants:
+        targets = row["targets"].get(variant, [])
+        mine = [c for c in checks if c["variant"] == variant]
+        cells.append(
+            {
+                "variant": variant,
+                "rules": [
+                    _rule(t["id"], rules, score=t["score"], method=t["method"]) for t in targets
+                ],
+                "checks": mine,
+                "severity": _worst(mine),
+            }
+        )
+    target_ids = [r["id"] for c in cells for r in c["rules"]]
+    diff = None
+    texted = [c for c in cells if c["rules"]]
+    if source_ids and len(texted) >= 2:
+        left, right = texted[0], texted[1]
+        segments = diff_words(
+            " ".join(r["text"] for r in left["rules"]), " ".join(r["text"] for r in right["rules"])
+        )
+        diff = {
+            "left": left["variant"],
+            "right": right["variant"],
+            "segments": [{"op": op, "text": text} for op, text in segments],
+            "url": variant_diff_url(document, source_ids[0], left["variant"], right["variant"]),
+        }
+    return {
+        "n": n,
+        "anchor": anchor(source_ids[0], document) if source_ids else f"only-{target_ids[0]}",
+        "source": [_rule(s, rules) for s in source_ids] if source_ids else None,
+        "cells": cells,
+        "checks": checks,
+        "severity": _worst(checks),
+        "diff": diff,
+    }
+
+
+def compare(
+    conn: sqlite3.Connection, ref: str, variants: list[str] | None = None
+) -> dict[str, Any] | None:
+    """The comparison table of a source document and its translation variants (all, or those
+    named). None when ``ref`` is no source document or a variant it names does not exist."""
+    target = compare_targets(conn, ref)
+    if target is None:
+        return None
+    document, implied = target
+    family = _rows(conn, "family", document=document)
+    source, translations = family[0], family[1:]
+    known = [t["variant"] for t in translations]
+    wanted = list(dict.fromkeys(variants or implied)) or known
+    if any(v not in known for v in wanted):
+        return None
+    rules = {r["id"]: r for r in _rows(conn, "rules", document=document)}
+    rows = compare_rows(conn, document, wanted) if translations else []
+    table = [_row(n, r, document, wanted, rules) for n, r in enumerate(rows, 1)]
+    counts = {s: sum(1 for r in table if r["severity"] == s) for s in SEVERITIES}
+    return {
+        "document": _column(source) | {"game": source["game"], "rules": source["rules"]},
+        "variants": [_column(t) for t in translations if t["variant"] in wanted],
+        "all_variants": [
+            {**_column(t), "url": compare_url(document, [t["variant"]])} for t in translations
+        ],
+        "selected": wanted,
+        "url": compare_url(document, variants or implied),
+        "all_url": compare_url(document),
+        "rows": table,
+        "counts": {
+            "rows": len(table),
+            "without_source": sum(1 for r in table if r["source"] is None),
+            "with_checks": sum(1 for r in table if r["checks"]),
+            **counts,
+        },
+    }
+
+
+def _translation(t: Any, rules: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "variant": t.variant,
+        "document": t.document,
+        "text": t.text,
+        "rules": [_rule(r, rules) for r in t.rule_ids],
+        "shared_with": [_rule(r, rules) for r in t.shared_with],
+        "method": t.method,
+        "score": t.score,
+    }
+
+
+def variant_diff(
+    conn: sqlite3.Connection, document: str, rule_id: str, left: str = "", right: str = ""
+) -> dict[str, Any]:
+    """Two translations of source rule ``rule_id`` word by word (kb.variantdiff): what only
+    the left one says is deleted, what only the right one says is inserted.
+
+    Raises KbError (the route answers 404 with its message) for a rule that is not a source
+    rule of ``document`` or has fewer than two translations.
+    """
+    target = compare_targets(conn, document)
+    if target is None or not rule_id.startswith(target[0] + ":"):
+        raise KbError(f"{rule_id} is not a rule of source document {document!r}")
+    document = target[0]
+    diff = diff_variants(conn, rule_id, left or None, right or None)
+    rules = {r["id"]: r for r in _rows(conn, "rules", document=document)}
+    family = _rows(conn, "family", document=document)
+    return {
+        "document": _column(family[0]),
+        "source": _rule(rule_id, rules),
+        "left": _translation(diff.left, rules),
+        "right": _translation(diff.right, rules),
+        "segments": [{"op": op, "text": text} for op, text in diff.segments],
+        "wdiff": render_segments(diff.segments),
+        "variants": [t["variant"] for t in family[1:]],
+        "compare_url": compare_url(document) + f"#{anchor(rule_id, document)}",
+        "url": variant_diff_url(document, rule_id, left, right),
+    }

@@ -1,0 +1,156 @@
+"""Versions of a rulebook: ``/diff`` (the compared pairs), ``/diff/<old>/<new>?kind=`` (what
+changed, filterable by kind) and ``/history/<rule id or number>`` (what each version says).
+
+Built on kb.history, which reads the ``rule_changes`` the build wrote: the counts are the same
+as ``kb diff``'s, a moved rule links to its place in both versions, and a reworded one shows
+the full word diff. Re-exported by kb.pages.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from .db import KbError
+from .history import KINDS, changes, compared_pairs, find_document, rule_history, summary, word_diff
+from .render import authority
+from .web_common import (
+    diff_url,
+    document_url,
+    history_url,
+    rule_sources,
+    unknown_rule,
+)
+from .web_render import wdiff_segments
+
+# What ``kb diff`` lists when no kind is asked for.
+DEFAULT_KINDS = tuple(k for k in KINDS if k != "unchanged")
+
+_SQL = {
+    "documents": """
+        select id, title, version, effective, provenance, era, file
+        from documents where id in (select value from json_each(:documents))""",
+}
+
+
+def _rows(conn: sqlite3.Connection, name: str, **params: Any) -> list[dict[str, Any]]:
+    return [dict(row) for row in conn.execute(_SQL[name], params)]
+
+
+def diff_index(conn: sqlite3.Connection) -> dict[str, Any]:
+    """The version pairs the build compared, each with its diff page."""
+    return {
+        "pairs": [
+            {**p, "url": diff_url(p["old_document"], p["new_document"])}
+            for p in compared_pairs(conn)
+        ]
+    }
+
+
+def _segments(old: str | None, new: str | None) -> list[dict[str, str]]:
+    """The full word diff of two texts as segments ([] when they read the same)."""
+    if not old or not new:
+        return []
+    return [{"op": op, "text": t} for op, t in wdiff_segments(word_diff(old, new, None))]
+
+
+def _side(
+    rule_id: str | None, number: str | None, text: str | None, cites: dict[str, dict[str, Any]]
+) -> dict[str, Any] | None:
+    if rule_id is None:
+        return None
+    return {
+        **(cites.get(rule_id) or unknown_rule(rule_id)),
+        "number": number,
+        "text": text,
+        "history_url": history_url(rule_id),
+    }
+
+
+def _change(row: dict[str, Any], cites: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    changed = row["kind"] in ("reworded", "moved")
+    return {
+        "id": row["id"],
+        "kind": row["kind"],
+        "similarity": row["similarity"],
+        "detail": row["detail"],
+        "old": _side(row["old_rule"], row["old_number"], row["old_text"], cites),
+        "new": _side(row["new_rule"], row["new_number"], row["new_text"], cites),
+        "segments": _segments(row["old_text"], row["new_text"]) if changed else [],
+    }
+
+
+def _documents(conn: sqlite3.Connection, ids: list[str]) -> dict[str, dict[str, Any]]:
+    return {
+        d["id"]: {
+            **d,
+            "url": document_url(d["id"]),
+            "provenance_label": authority(d["provenance"]),
+        }
+        for d in _rows(conn, "documents", documents=json.dumps(ids))
+    }
+
+
+def diff(
+    conn: sqlite3.Connection, old: str, new: str, kinds: list[str] | None = None
+) -> dict[str, Any]:
+    """What changed from ``old`` to ``new`` (ids or versions): counts by kind and the changes of
+    the kinds asked for (default: all but unchanged, as ``kb diff``).
+
+    Raises KbError (the route answers 404 with its message) for a pair the build did not
+    compare or an unknown kind.
+    """
+    old_id, new_id = find_document(conn, old), find_document(conn, new)
+    wanted = tuple(dict.fromkeys(kinds or DEFAULT_KINDS))
+    rows = changes(conn, old_id, new_id, wanted)
+    cites = rule_sources(conn, (r[side] for r in rows for side in ("old_rule", "new_rule")))
+    facts = summary(conn, old_id, new_id)
+    docs = _documents(conn, [old_id, new_id])
+    return {
+        "old": docs[old_id],
+        "new": docs[new_id],
+        "summary": facts,
+        "kinds": [
+            {
+                "kind": k,
+                "count": facts["counts"][k],
+                "url": diff_url(old_id, new_id, [k]),
+                "shown": k in wanted,
+            }
+            for k in KINDS
+        ],
+        "shown": list(wanted),
+        "url": diff_url(old_id, new_id, kinds or []),
+        "all_url": diff_url(old_id, new_id, KINDS),
+        "default_url": diff_url(old_id, new_id),
+        "changes": [_change(r, cites) for r in rows],
+    }
+
+
+def history(conn: sqlite3.Connection, ref: str) -> dict[str, Any] | None:
+    """Each rule ``ref`` names (an id, or a number that may name different rules in different
+    versions) through every compared version, oldest first, with the word diff against the
+    version before. None when no compared document has such a rule."""
+    try:
+        histories = rule_history(conn, ref)
+    except KbError:
+        return None
+    ids = [e["rule"] for chain in histories for e in chain if e["rule"]]
+    cites = rule_sources(conn, ids)
+    docs = _documents(conn, list(dict.fromkeys(e["document"] for c in histories for e in c)))
+    out = []
+    for chain in histories:
+        entries, previous = [], None
+        for e in chain:
+            entries.append(
+                {
+                    **e,
+                    "document_info": docs.get(e["document"]),
+                    "cite": cites.get(e["rule"]) if e["rule"] else None,
+                    "segments": _segments(previous, e["text"]),
+                }
+            )
+            previous = e["text"]
+        out.append(entries)
+    return {"ref": ref, "histories": out, "url": history_url(ref)}

@@ -1,0 +1,194 @@
+"""Timing charts: ``/timing`` (every game), ``/timing/<game>`` (its rulesets, or its only chart)
+and ``/timing/<game>/<ruleset>`` (the phase -> step -> sub-step chart of one ruleset).
+
+Built on kb.timing (``timing_tree``: nodes with their names in every language, the properties
+the rules state about each moment and the rules citing them; ``node_rules``). Each node's box
+on the chart has its id as anchor, so a card ruling or an answer can point at "During damage
+calculation" on the right chart. The rules of each moment are listed under the chart. A game
+whose corpus describes no timing (Vanguard) gets a page that says so. Re-exported by kb.pages.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from .db import KbError
+from .timing import game_id, node_rules, timing_tree
+from .web_common import (
+    anchor,
+    game_url,
+    language_name,
+    rule_sources,
+    rule_url,
+    search_form,
+    timing_url,
+    unknown_rule,
+)
+
+# What a ruleset id means, for a reader ("*": the game has one set of rules).
+RULESET_NAMES = {"tcg": "TCG", "ocg": "OCG (Japan and Asia)", "*": "All formats"}
+
+_SQL = {
+    "trees": """
+        select t.id, t.game, t.ruleset, t.title, t.chain_order,
+               (select count(*) from timing_nodes n where n.tree = t.id) as nodes
+        from timing_trees t
+        where (:game = '' or t.game = :game)
+        order by t.game, t.ruleset = '*' desc, t.ruleset desc""",
+    "game": "select id, name from games where id = :game",
+}
+
+
+def _rows(conn: sqlite3.Connection, name: str, **params: Any) -> list[dict[str, Any]]:
+    return [dict(row) for row in conn.execute(_SQL[name], params)]
+
+
+def _tree(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **row,
+        "ruleset_name": RULESET_NAMES.get(row["ruleset"], row["ruleset"].upper()),
+        "url": timing_url(row["game"], row["ruleset"]),
+    }
+
+
+def trees(conn: sqlite3.Connection, game: str = "") -> list[dict[str, Any]]:
+    """The timing charts there are (of one game, or all), each with its URL."""
+    return [_tree(row) for row in _rows(conn, "trees", game=game)]
+
+
+def timing_index(conn: sqlite3.Connection) -> dict[str, Any]:
+    """Every game and its charts; a game without one is listed as such."""
+    charts = trees(conn)
+    games = []
+    for g in search_form(conn)["games"]:
+        games.append(
+            {
+                **g,
+                "url": timing_url(g["id"]),
+                "game_url": game_url(g["id"]),
+                "trees": [t for t in charts if t["game"] == g["id"]],
+            }
+        )
+    return {"games": games}
+
+
+def _resolve_game(conn: sqlite3.Connection, game: str) -> dict[str, Any] | None:
+    try:
+        gid = game_id(conn, game)
+    except KbError:
+        return None
+    row = _rows(conn, "game", game=gid)[0]
+    return {**row, "url": game_url(gid), "timing_url": timing_url(gid)}
+
+
+def timing_game(conn: sqlite3.Connection, game: str) -> dict[str, Any] | None:
+    """A game's charts: ``trees`` (none for a game whose corpus describes no timing)."""
+    g = _resolve_game(conn, game)
+    if g is None:
+        return None
+    return {"game": g, "trees": trees(conn, g["id"])}
+
+
+def _names(node: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
+    """A node's other English names, and its names in other languages, without repeats."""
+    english = list(dict.fromkeys(n["text"] for n in node["names"].get("en", [])))
+    other = [
+        {
+            "lang": lang,
+            "language_name": language_name(lang),
+            "texts": list(dict.fromkeys(n["text"] for n in names)),
+        }
+        for lang, names in sorted(node["names"].items())
+        if lang != "en"
+    ]
+    return [t for t in english if t.casefold() != node["en"].casefold()], other
+
+
+def _property(prop: dict[str, Any]) -> dict[str, Any]:
+    seen = dict.fromkeys(s["rule"] for s in prop["sources"])
+    by_rule = {s["rule"]: s for s in prop["sources"]}
+    return {
+        "key": prop["key"],
+        "value": prop["value"],
+        "display": prop["display"],
+        "sources": [
+            {**by_rule[r], "url": rule_url(r), "label": _cite_label(by_rule[r])} for r in seen
+        ],
+    }
+
+
+def _cite_label(source: dict[str, Any]) -> str:
+    """How a citing rule reads next to a property: its document and rule number when it has
+    one ("fow-cr-8.01 506.1"), else its document and language ("ygo-damage-step, vi")."""
+    place = anchor(source["rule"], source["document"])
+    numbered = place[:1].isdigit()
+    return (
+        f"{source['document']} {place}" if numbered else f"{source['document']}, {source['lang']}"
+    )
+
+
+def _node(node: dict[str, Any], game: str, ruleset: str) -> dict[str, Any]:
+    """A box of the chart: names, properties with their citing rules, children in order."""
+    also, other = _names(node)
+    return {
+        "id": node["id"],
+        "en": node["en"],
+        "label": node["label"],
+        "kind": node["kind"],
+        "depth": node["depth"],
+        "rules": node["rules"],
+        "url": timing_url(game, ruleset, node["id"]),
+        "also": also,
+        "names": other,
+        "properties": [_property(p) for p in node["properties"]],
+        "children": [_node(c, game, ruleset) for c in node["children"]],
+    }
+
+
+def _walk(nodes: list[dict[str, Any]], path: tuple[str, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every node in reading order with the English names above it."""
+    out: list[tuple[Any, ...]] = []
+    for n in nodes:
+        out.append((n, (*path, n["en"])))
+        out += _walk(n["children"], (*path, n["en"]))
+    return out
+
+
+def _moments(conn: sqlite3.Connection, nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each node's rules, in the chart's order, each with where it comes from."""
+    walked = [(n, path, node_rules(conn, n["id"])) for n, path in _walk(nodes)]
+    sources = rule_sources(conn, (r["id"] for _, _, rules in walked for r in rules))
+    return [
+        {
+            "id": n["id"],
+            "en": n["en"],
+            "label": n["label"],
+            "path": " › ".join(path),
+            "rules": [
+                {"id": r["id"], "kind": r["kind"], "text": r["text"], "lang": r["lang"]}
+                | {"cite": sources.get(r["id"]) or unknown_rule(r["id"])}
+                for r in rules
+            ],
+        }
+        for n, path, rules in walked
+    ]
+
+
+def timing(conn: sqlite3.Connection, game: str, ruleset: str) -> dict[str, Any] | None:
+    """One chart: its boxes (``nodes``, nested) and the rules of each moment (``moments``)."""
+    g = _resolve_game(conn, game)
+    if g is None:
+        return None
+    tree = next((t for t in trees(conn, g["id"]) if t["ruleset"] == ruleset.lower()), None)
+    if tree is None:
+        return None
+    roots = [r for r in timing_tree(conn, g["id"], ruleset) if r["tree"] == tree["id"]]
+    nodes = [_node(r, g["id"], ruleset) for r in roots]
+    return {
+        "game": g,
+        "tree": tree,
+        "rulesets": trees(conn, g["id"]),
+        "nodes": nodes,
+        "moments": _moments(conn, nodes),
+    }
