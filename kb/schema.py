@@ -337,10 +337,12 @@ INDEXES: list[tuple[str, list[str]]] = [
     ("timing_rules", ["node"]),
     ("timing_rules", ["rule"]),
     ("timing_properties", ["node"]),
+    ("timing_properties", ["rule"]),  # kb ask: is a passage the source of a timing property?
     ("cards", ["game"]),
     ("card_aliases", ["card"]),
     ("card_aliases", ["alias"]),
     ("card_facts", ["card"]),
+    ("card_facts", ["rule"]),
     ("rulings", ["timing"]),
     ("ruling_cards", ["card"]),
     ("ruling_cards", ["ruling"]),
