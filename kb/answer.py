@@ -23,6 +23,7 @@ from typing import Any
 
 from . import datafiles
 from .textsearch import CJK_RUN, fold
+from .timing import node_path
 from .understand import Understood, query_data
 
 _AUTHORITY = {
@@ -58,12 +59,7 @@ def _node(conn: sqlite3.Connection, node_id: str) -> dict[str, Any]:
         "JOIN timing_trees t ON t.id = n.tree WHERE n.id = ?",
         node_id,
     )[0]
-    path, parent = [node["en"]], node["parent"]
-    while parent:
-        p = _rows(conn, "SELECT en, parent FROM timing_nodes WHERE id = ?", parent)[0]
-        path.insert(0, p["en"])
-        parent = p["parent"]
-    node["path"] = " › ".join(path)
+    node["path"] = node_path(conn, node_id)
     node["properties"] = _rows(
         conn,
         "SELECT key, value, display, rule FROM timing_properties WHERE node = ? ORDER BY id",

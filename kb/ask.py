@@ -14,6 +14,7 @@ from typing import Any
 from . import datafiles
 from .answer import compose
 from .retrieve import collapse, gather, rank
+from .timing import node_path
 from .understand import load_vocabulary, understand
 
 # A passage must cover at least this share of the question's words to count as a match when
@@ -24,17 +25,12 @@ MIN_COVERAGE = 0.34
 def _timing_path(conn: sqlite3.Connection, node_ids: list[str]) -> dict[str, Any] | None:
     if not node_ids:
         return None
-    node_id = node_ids[0]
-    row = conn.execute(
-        "SELECT id, en, parent, ruleset FROM timing_nodes WHERE id = ?", (node_id,)
-    ).fetchone()
-    path = [row["en"]]
-    parent = row["parent"]
-    while parent:
-        p = conn.execute("SELECT en, parent FROM timing_nodes WHERE id = ?", (parent,)).fetchone()
-        path.insert(0, p["en"])
-        parent = p["parent"]
-    return {"id": node_id, "path": " › ".join(path), "ruleset": row["ruleset"]}
+    ruleset = conn.execute("SELECT ruleset FROM timing_nodes WHERE id = ?", (node_ids[0],))
+    return {
+        "id": node_ids[0],
+        "path": node_path(conn, node_ids[0]),
+        "ruleset": ruleset.fetchone()["ruleset"],
+    }
 
 
 def _translations(conn: sqlite3.Connection, rule_id: str) -> list[dict[str, Any]]:
@@ -100,3 +96,15 @@ def ask(
         "answer": answer,
         "hits": hits,
     }
+
+
+def ask_named_game(
+    conn: sqlite3.Connection, question: str, *, game: str = "", lang: str = "", limit: int = 5
+) -> dict[str, Any]:
+    """ask() with ``game`` as a person types it (an id or an alias such as "ygo"), as both
+    ``kb ask`` entry points take it; an unknown game raises KbError."""
+    if game:
+        from .timing import game_id
+
+        game = game_id(conn, game)
+    return ask(conn, question, game=game, lang=lang, limit=limit)

@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from .db import ENV_DB, KbError, connect, default_db_path
+from .entry import MAX_ASK_LIMIT
 
 
 def _db_option(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -45,6 +46,23 @@ def _open(db_path: Path | None):  # noqa: ANN202 - sqlite3.Connection
         return connect(db_path or default_db_path())
     except KbError as exc:
         raise click.ClickException(str(exc)) from None
+
+
+def _fetch(db_path: Path | None, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``fn(conn, *args, **kwargs)`` on the knowledge base; a KbError is the one-line error."""
+    with _open(db_path) as conn:
+        try:
+            return fn(conn, *args, **kwargs)
+        except KbError as exc:
+            raise click.ClickException(str(exc)) from None
+
+
+def _emit(data: Any, as_json: bool, text: Callable[[Any], str]) -> None:
+    """Print ``data`` as JSON, or as ``text(data)``."""
+    if as_json:
+        _print_json(data)
+    else:
+        click.echo(text(data))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -158,15 +176,8 @@ def show(rule_id: str, db_path: Path | None, as_json: bool) -> None:
     from . import render
     from .lookup import show as show_rules
 
-    with _open(db_path) as conn:
-        try:
-            views = show_rules(conn, rule_id)
-        except KbError as exc:
-            raise click.ClickException(str(exc)) from None
-    if as_json:
-        _print_json(views)
-        return
-    click.echo("\n\n".join(render.rule(v) for v in views))
+    views = _fetch(db_path, show_rules, rule_id)
+    _emit(views, as_json, lambda vs: "\n\n".join(render.rule(v) for v in vs))
 
 
 @cli.command()
@@ -200,7 +211,11 @@ def search(
 @click.option("--game", default="", help="Only this game (fow, vanguard, yugioh, or an alias).")
 @click.option("--lang", default="", help="Preferred language of the shown passages (en, vi, zh).")
 @click.option(
-    "--limit", default=5, show_default=True, type=click.IntRange(1, 50), help="Passages to show."
+    "--limit",
+    default=5,
+    show_default=True,
+    type=click.IntRange(1, MAX_ASK_LIMIT),
+    help="Passages to show.",
 )
 @data_options
 def ask(
@@ -212,17 +227,9 @@ def ask(
     matches with confidence. Example: kb ask "honest vs honest"
     """
     from . import render
-    from .ask import ask as run_ask
+    from .ask import ask_named_game as run_ask
 
-    with _open(db_path) as conn:
-        if game:
-            from .timing import game_id
-
-            try:
-                game = game_id(conn, game)
-            except KbError as exc:
-                raise click.ClickException(str(exc)) from None
-        result = run_ask(conn, question, game=game, lang=lang, limit=limit)
+    result = _fetch(db_path, run_ask, question, game=game, lang=lang, limit=limit)
     click.echo(render.ask_output(result, as_json))
     if not result["confident"]:
         sys.exit(1)
@@ -240,15 +247,7 @@ def timing(game: str, ruleset: str, db_path: Path | None, as_json: bool) -> None
     from . import render
     from .timing import timing_tree
 
-    with _open(db_path) as conn:
-        try:
-            roots = timing_tree(conn, game, ruleset)
-        except KbError as exc:
-            raise click.ClickException(str(exc)) from None
-    if as_json:
-        _print_json(roots)
-        return
-    click.echo(render.timing(roots))
+    _emit(_fetch(db_path, timing_tree, game, ruleset), as_json, render.timing)
 
 
 @cli.command()
@@ -300,15 +299,7 @@ def terms(term: str, db_path: Path | None, as_json: bool) -> None:
     from . import render
     from .terms import terms as get_terms
 
-    with _open(db_path) as conn:
-        try:
-            entries = get_terms(conn, term)
-        except KbError as exc:
-            raise click.ClickException(str(exc)) from None
-    if as_json:
-        _print_json(entries)
-        return
-    click.echo(render.terms(entries))
+    _emit(_fetch(db_path, get_terms, term), as_json, render.terms)
 
 
 @cli.command()
@@ -326,15 +317,7 @@ def compare(document: str, variants: str, db_path: Path | None, as_json: bool) -
     from .compare import compare as run_compare
 
     wanted = [v.strip() for v in variants.split(",") if v.strip() and v.strip() != "en"]
-    with _open(db_path) as conn:
-        try:
-            rows = run_compare(conn, document, wanted)
-        except KbError as exc:
-            raise click.ClickException(str(exc)) from None
-    if as_json:
-        _print_json(rows)
-        return
-    click.echo(render.compare(rows))
+    _emit(_fetch(db_path, run_compare, document, wanted), as_json, render.compare)
 
 
 @cli.command("variant-diff")
@@ -355,15 +338,11 @@ def variant_diff(
 
     from . import variantdiff
 
-    with _open(db_path) as conn:
-        try:
-            diff = variantdiff.variant_diff(conn, rule_id, left, right)
-        except KbError as exc:
-            raise click.ClickException(str(exc)) from None
+    diff = _fetch(db_path, variantdiff.variant_diff, rule_id, left, right)
     if as_json:
         _print_json(asdict(diff))
-        return
-    click.echo(variantdiff.render(diff))
+    else:
+        click.echo(variantdiff.render(diff))
 
 
 @cli.command()
@@ -418,18 +397,21 @@ def diff(old: str, new: str, kinds: tuple[str, ...], db_path: Path | None, as_js
     """
     from . import history, render
 
-    with _open(db_path) as conn:
-        try:
-            old_id, new_id = history.find_document(conn, old), history.find_document(conn, new)
-            counts = history.summary(conn, old_id, new_id)
-            wanted = kinds or tuple(k for k in history.KINDS if k != "unchanged")
-            rows = [c for c in history.changes(conn, old_id, new_id) if c["kind"] in wanted]
-        except KbError as exc:
-            raise click.ClickException(str(exc)) from None
-    if as_json:
-        _print_json({"old": old_id, "new": new_id, "summary": counts, "changes": rows})
-        return
-    click.echo(render.version_diff(old_id, new_id, counts, rows))
+    def changes(conn: Any) -> dict[str, Any]:
+        old_id, new_id = history.find_document(conn, old), history.find_document(conn, new)
+        wanted = kinds or tuple(k for k in history.KINDS if k != "unchanged")
+        return {
+            "old": old_id,
+            "new": new_id,
+            "summary": history.summary(conn, old_id, new_id),
+            "changes": [c for c in history.changes(conn, old_id, new_id) if c["kind"] in wanted],
+        }
+
+    _emit(
+        _fetch(db_path, changes),
+        as_json,
+        lambda d: render.version_diff(d["old"], d["new"], d["summary"], d["changes"]),
+    )
 
 
 @cli.command()
@@ -444,15 +426,7 @@ def history(rule: str, game: str, db_path: Path | None, as_json: bool) -> None:
     from . import history as hist
     from . import render
 
-    with _open(db_path) as conn:
-        try:
-            chains = hist.rule_history(conn, rule, game)
-        except KbError as exc:
-            raise click.ClickException(str(exc)) from None
-    if as_json:
-        _print_json(chains)
-        return
-    click.echo(render.rule_history(chains))
+    _emit(_fetch(db_path, hist.rule_history, rule, game), as_json, render.rule_history)
 
 
 @cli.command()

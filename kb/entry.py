@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 _VALUE_OPTIONS = {"--db": "db", "--game": "game", "--lang": "lang", "--limit": "limit"}
-MAX_LIMIT = 50  # the same bound as the click option
+MAX_ASK_LIMIT = 50  # most passages kb ask shows; kb.cli uses the same bound
 
 
 def parse_ask(argv: list[str]) -> dict[str, Any] | None:
@@ -51,7 +51,7 @@ def parse_ask(argv: list[str]) -> dict[str, Any] | None:
         opts["limit"] = int(opts["limit"])
     except ValueError:
         return None
-    if not 1 <= opts["limit"] <= MAX_LIMIT:
+    if not 1 <= opts["limit"] <= MAX_ASK_LIMIT:
         return None
     opts["question"] = question[0]
     return opts
@@ -61,7 +61,7 @@ def _ask(opts: dict[str, Any]) -> int | None:
     """Answer; None when a problem needs click's error message."""
     from pathlib import Path
 
-    from .ask import ask
+    from .ask import ask_named_game
     from .db import KbError, connect, default_db_path
     from .render import ask_output
 
@@ -70,15 +70,12 @@ def _ask(opts: dict[str, Any]) -> int | None:
     except KbError:
         return None
     with conn:
-        game = opts["game"]
-        if game:
-            from .timing import game_id
-
-            try:
-                game = game_id(conn, game)
-            except KbError:
-                return None
-        result = ask(conn, opts["question"], game=game, lang=opts["lang"], limit=opts["limit"])
+        try:
+            result = ask_named_game(
+                conn, opts["question"], game=opts["game"], lang=opts["lang"], limit=opts["limit"]
+            )
+        except KbError:
+            return None
     try:
         print(ask_output(result, opts["json"]), flush=True)
     except BrokenPipeError:

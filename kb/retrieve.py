@@ -98,50 +98,39 @@ def _group(forms: list[str]) -> str:
 
 
 def _fts(conn: sqlite3.Connection, expression: str, game: str) -> list[int]:
-    if not expression:
-        return []
-    sql = (
-        "SELECT rules_fts.rowid FROM rules_fts JOIN rules r ON r.seq = rules_fts.rowid "
-        "WHERE rules_fts MATCH ? AND (? = '' OR r.game = ?) ORDER BY bm25(rules_fts, 2.0, 1.0, "
-        "0.6) LIMIT ?"
-    )
-    try:
-        return [
-            row[0] for row in conn.execute(sql, ("{folded} : " + expression, game, game, LIST_SIZE))
-        ]
-    except sqlite3.OperationalError:
-        return []
+    """Rules matching ``expression`` on the folded column, best first."""
+    return _fts_raw(conn, "{folded} : " + expression, game) if expression else []
+
+
+def _column(conn: sqlite3.Connection, sql: str, *params: Any) -> list[Any]:
+    """The first column of ``sql``'s rows."""
+    return [row[0] for row in conn.execute(sql, params)]
 
 
 def concept_forms(conn: sqlite3.Connection, u: Understood) -> list[tuple[str, list[str]]]:
     """(concept, every form it is written in) for each recognised card, timing node and term."""
     concepts: list[tuple[str, list[str]]] = []
     for card in u.cards:
-        forms = [
-            r[0]
-            for r in conn.execute("SELECT alias FROM card_aliases WHERE card = ?", (card["id"],))
-        ]
+        forms = _column(conn, "SELECT alias FROM card_aliases WHERE card = ?", card["id"])
         concepts.append((f"card:{card['id']}", forms))
     for node in dict.fromkeys(t["node"] for t in u.timing):
-        forms = [
-            r[0]
-            for r in conn.execute(
-                "SELECT text FROM timing_names WHERE node = ? UNION SELECT en FROM timing_nodes "
-                "WHERE id = ?",
-                (node, node),
-            )
-        ]
+        forms = _column(
+            conn,
+            "SELECT text FROM timing_names WHERE node = ? UNION SELECT en FROM timing_nodes "
+            "WHERE id = ?",
+            node,
+            node,
+        )
         concepts.append((f"timing:{node}", forms))
     for term in dict.fromkeys(t["term"] for t in u.terms):
-        forms = [
-            r[0]
-            for r in conn.execute(
-                "SELECT text FROM term_renderings WHERE term = ? UNION SELECT en FROM terms WHERE "
-                "id = ? "
-                "UNION SELECT j.value FROM terms t, json_each(t.forms) j WHERE t.id = ?",
-                (term, term, term),
-            )
-        ]
+        forms = _column(
+            conn,
+            "SELECT text FROM term_renderings WHERE term = ? UNION SELECT en FROM terms WHERE "
+            "id = ? UNION SELECT j.value FROM terms t, json_each(t.forms) j WHERE t.id = ?",
+            term,
+            term,
+            term,
+        )
         concepts.append((f"term:{term}", forms))
     return concepts
 
@@ -223,35 +212,33 @@ def gather(conn: sqlite3.Connection, u: Understood, game: str) -> Candidates:
             if n <= common:
                 add(0.5, g)
     for node in dict.fromkeys(t["node"] for t in u.timing):
-        seqs = [
-            r[0]
-            for r in conn.execute(
-                "SELECT r.seq FROM timing_rules t JOIN rules r ON r.id = t.rule WHERE t.node = ? "
-                "ORDER BY r.seq LIMIT ?",
-                (node, LIST_SIZE),
-            )
-        ]
+        seqs = _column(
+            conn,
+            "SELECT r.seq FROM timing_rules t JOIN rules r ON r.id = t.rule WHERE t.node = ? "
+            "ORDER BY r.seq LIMIT ?",
+            node,
+            LIST_SIZE,
+        )
         c.lists.append((0.6, seqs))
     for card in u.cards:
         # The card's data lines, the fields the question asks for first.
-        facts = [
-            r[0]
-            for r in conn.execute(
-                "SELECT r.seq FROM card_facts f JOIN rules r ON r.id = f.rule WHERE f.card = ? "
-                "ORDER BY f.field NOT IN (SELECT value FROM json_each(?)), f.id LIMIT ?",
-                (card["id"], json.dumps(u.facts), LIST_SIZE),
-            )
-        ]
+        facts = _column(
+            conn,
+            "SELECT r.seq FROM card_facts f JOIN rules r ON r.id = f.rule WHERE f.card = ? "
+            "ORDER BY f.field NOT IN (SELECT value FROM json_each(?)), f.id LIMIT ?",
+            card["id"],
+            json.dumps(u.facts),
+            LIST_SIZE,
+        )
         if facts and u.facts:
             c.lists.append((1.0, facts))
-        seqs = [
-            r[0]
-            for r in conn.execute(
-                "SELECT r.seq FROM ruling_cards rc JOIN rules r ON r.id = rc.ruling WHERE rc.card "
-                "= ? ORDER BY r.seq LIMIT ?",
-                (card["id"], LIST_SIZE),
-            )
-        ]
+        seqs = _column(
+            conn,
+            "SELECT r.seq FROM ruling_cards rc JOIN rules r ON r.id = rc.ruling WHERE rc.card "
+            "= ? ORDER BY r.seq LIMIT ?",
+            card["id"],
+            LIST_SIZE,
+        )
         c.lists.append((0.8, seqs))
     if not any(seqs for _, seqs in c.lists):
         # Nothing recognised and no content word matched: the raw text, any word.
@@ -262,6 +249,7 @@ def gather(conn: sqlite3.Connection, u: Understood, game: str) -> Candidates:
 
 
 def _fts_raw(conn: sqlite3.Connection, expression: str, game: str) -> list[int]:
+    """Rules matching an FTS5 ``expression`` (any column), best first; none if it is invalid."""
     sql = (
         "SELECT rules_fts.rowid FROM rules_fts JOIN rules r ON r.seq = rules_fts.rowid "
         "WHERE rules_fts MATCH ? AND (? = '' OR r.game = ?) ORDER BY bm25(rules_fts, 2.0, 1.0, "
@@ -530,11 +518,12 @@ def _neighbours(conn: sqlite3.Connection, nodes: set[str]) -> set[str]:
     out: set[str] = set()
     for node in nodes:
         out.update(
-            r[0]
-            for r in conn.execute(
+            _column(
+                conn,
                 "SELECT parent FROM timing_nodes WHERE id = ? AND parent IS NOT NULL "
                 "UNION SELECT id FROM timing_nodes WHERE parent = ?",
-                (node, node),
+                node,
+                node,
             )
         )
     return out - nodes

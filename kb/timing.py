@@ -23,6 +23,17 @@ def game_id(conn: sqlite3.Connection, name: str) -> str:
     raise KbError(f"unknown game {name!r}")
 
 
+def node_path(conn: sqlite3.Connection, node_id: str) -> str:
+    """A timing node's place in its tree: "Battle Phase › Damage Step › During damage ..."."""
+    rows = conn.execute(
+        "WITH RECURSIVE up(id, depth) AS (SELECT ?, 0 UNION ALL SELECT n.parent, up.depth + 1 "
+        "FROM timing_nodes n JOIN up ON n.id = up.id WHERE n.parent IS NOT NULL) "
+        "SELECT n.en FROM up JOIN timing_nodes n ON n.id = up.id ORDER BY up.depth DESC",
+        (node_id,),
+    )
+    return " › ".join(r[0] for r in rows)
+
+
 def timing_tree(conn: sqlite3.Connection, game: str, ruleset: str = "") -> list[dict[str, Any]]:
     """Root nodes of every timing tree of ``game`` (optionally one ruleset), children nested."""
     gid = game_id(conn, game)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import sqlite3
 import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
 import pytest
+from run_kb import run_kb
 
 from kb.ask import ask
 
@@ -17,12 +17,7 @@ QUESTIONS = Path(__file__).parent / "fixtures" / "questions.toml"
 
 
 def kb(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "kb", *args, "--db", str(db)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return run_kb(*args, db=db)
 
 
 @pytest.mark.parametrize("question", ["honest vs honest", "honset vs honest", "Honest đấu Honest"])

@@ -9,19 +9,17 @@ from __future__ import annotations
 import hashlib
 import shutil
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from run_kb import run_kb
 
 BuildCase = Callable[[Path], tuple[Path, str]]
 
 
 def kb(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "kb", *args], capture_output=True, text=True, cwd=cwd, timeout=120
-    )
+    return run_kb(*args, cwd=cwd)
 
 
 def sha(path: Path) -> str:

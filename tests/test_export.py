@@ -7,6 +7,7 @@ import io
 import sqlite3
 from pathlib import Path
 
+from run_kb import run_kb
 from translate.storage import factory, tbx, tmx
 
 from ingest.glossary import load_glossary
@@ -101,26 +102,8 @@ def test_checks_csv(conn: sqlite3.Connection, tmp_path: Path) -> None:
 
 def test_kb_compare_command_puts_each_rule_next_to_both_translations(built_db: Path) -> None:
     import json
-    import subprocess
-    import sys
 
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "kb",
-            "compare",
-            "000",
-            "--variants",
-            "en,vi-mt1,vi-mt2",
-            "--json",
-            "--db",
-            str(built_db),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    out = run_kb("compare", "000", "--variants", "en,vi-mt1,vi-mt2", "--json", db=built_db)
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)
     first = rows[0]

@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from run_kb import run_kb
 
 import queries
 from kb.cards import card_view, find_card
@@ -19,12 +18,7 @@ from kb.timing import timing_tree
 
 
 def kb_json(db: Path, *args: str) -> object:
-    out = subprocess.run(
-        [sys.executable, "-m", "kb", *args, "--db", str(db), "--json"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    out = run_kb(*args, "--json", db=db)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
 

@@ -6,10 +6,10 @@ import json
 import re
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from run_kb import run_kb
 
 from kb.search import search
 from kb.textsearch import fold, fts_query, has_diacritics, index_form
@@ -96,12 +96,7 @@ def test_rule_number_finds_the_rule(conn: sqlite3.Connection) -> None:
 
 def test_cli_search_json_and_no_match_exit(built_db: Path) -> None:
     def kb(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "kb", *args, "--db", str(built_db)],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        return run_kb(*args, db=built_db)
 
     result = kb("search", "buoc thiet hai", "--json", "--limit", "2")
     assert result.returncode == 0

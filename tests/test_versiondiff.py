@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from run_kb import run_kb
 
 from ingest.records import Change, DocText, DocumentResult, DocumentSpec, RawText, Rule
 from ingest.versiondiff import diff_rules, version_key, version_pairs, word_diff
@@ -347,25 +348,8 @@ def test_change_record_shape() -> None:
 
 def test_kb_diff_command_reports_counts_and_word_diffs(built_db: Path) -> None:
     import json
-    import subprocess
-    import sys
 
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "kb",
-            "diff",
-            "fow-cr-7.0",
-            "fow-cr-8.01",
-            "--json",
-            "--db",
-            str(built_db),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    out = run_kb("diff", "fow-cr-7.0", "fow-cr-8.01", "--json", db=built_db)
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     counts = data["summary"]["counts"]
@@ -376,10 +360,5 @@ def test_kb_diff_command_reports_counts_and_word_diffs(built_db: Path) -> None:
     assert {c["kind"] for c in data["changes"]} == {"added", "removed", "moved", "reworded"}
     reworded = next(c for c in data["changes"] if c["old_rule"] == "fow-cr-7.0:105.4")
     assert "[-Points:-]" in reworded["detail"]
-    text = subprocess.run(
-        [sys.executable, "-m", "kb", "history", "314.1", "--db", str(built_db)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    ).stdout
+    text = run_kb("history", "314.1", db=built_db).stdout
     assert "moved: 314.1 -> 316.1" in text and "The zone a player puts their extra deck in." in text
