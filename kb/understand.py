@@ -197,31 +197,49 @@ def query_words(folded_query: str) -> frozenset[str]:
     return frozenset(found + [p for w in found for p in re.split(r"['’]", w)])
 
 
+def _inflections(word: str) -> tuple[str, str]:
+    """(what an English inflection of ``word`` starts with, regex of its endings): "negate"
+    is also "negates", "negated", "negating"; other words take a plural "s"."""
+    if len(word) >= 4 and word.isascii() and word.isalpha():
+        if word.endswith("e"):
+            return word[:-1], "(?:e|es|ed|ing)"
+        return word, "(?:s|es|ed|ing)?"
+    return word, "s?"
+
+
 def may_occur(
     key: str, present: frozenset[str], folded_query: str, plural_inside: bool = False
 ) -> bool:
     """False when the phrase ``key`` (folded words) cannot occur in the question.
 
     Vocabularies hold hundreds of phrases and a regex per phrase costs more to compile than the
-    whole search; this check leaves a handful. A trailing "s" is allowed on the last word (on
-    every word with ``plural_inside``), as in phrase_pattern().
+    whole search; this check leaves a handful. The last word may be inflected (a trailing "s"
+    on every word with ``plural_inside``), as in phrase_pattern().
     """
     parts = key.split()
     if CJK_RUN.search(key):
         return all(p in folded_query for p in parts)
-    plural = parts if plural_inside else parts[-1:]
-    exact = parts[: len(parts) - len(plural)]
-    return all(p in present for p in exact) and all(
-        p in present or p + "s" in present for p in plural
+    plural = parts[:-1] if plural_inside else []
+    exact = parts[len(plural) : -1]
+    start = _inflections(parts[-1])[0]
+    return (
+        all(p in present for p in exact)
+        and all(p in present or p + "s" in present for p in plural)
+        and (parts[-1] in present or any(w.startswith(start) for w in present))
     )
 
 
 @cache
 def phrase_pattern(key: str, plural_inside: bool = False) -> re.Pattern[str]:
-    """Whole-word regex for a folded phrase: any dash or space between its words."""
+    """Whole-word regex for a folded phrase: any dash or space between its words, the last
+    word inflected."""
     gap = r"s?[\s\-]+" if plural_inside else r"[\s\-–]+"
-    body = gap.join(re.escape(w) for w in key.split())
-    return re.compile(body if CJK_RUN.search(key) else rf"(?<!\w){body}s?(?!\w)")
+    parts = key.split()
+    if CJK_RUN.search(key):
+        return re.compile(gap.join(re.escape(w) for w in parts))
+    start, ending = _inflections(parts[-1])
+    body = gap.join([*(re.escape(w) for w in parts[:-1]), re.escape(start) + ending])
+    return re.compile(rf"(?<!\w){body}(?!\w)")
 
 
 def _spans_free(used: list[tuple[int, int]], start: int, end: int) -> bool:
@@ -288,6 +306,7 @@ def correct(conn: sqlite3.Connection, text: str, vocab: Vocabulary) -> tuple[str
     if not unknown:
         return text, {}
     from rapidfuzz import fuzz, process
+    from rapidfuzz.distance import OSA
 
     choices = [
         r[0]
@@ -299,9 +318,21 @@ def correct(conn: sqlite3.Connection, text: str, vocab: Vocabulary) -> tuple[str
     for raw, word in typed.items():
         if word not in unknown:
             continue
-        best = process.extractOne(word, choices, scorer=fuzz.ratio, score_cutoff=80)
-        if best and best[0][0] == word[0]:
-            fixed[raw] = best[0]
+        # A typo is a letter or two astray ("honset", "vangaurd", "sentinals"); a real word
+        # the corpus does not use ("negated", "infinite") is not a typo of a similar one.
+        allowed = 1 if len(word) < 8 else 2
+        best = next(
+            (
+                choice
+                for choice, _, _ in process.extract(
+                    word, choices, scorer=fuzz.ratio, score_cutoff=80, limit=5
+                )
+                if choice[0] == word[0] and OSA.distance(word, choice) <= allowed
+            ),
+            None,
+        )
+        if best:
+            fixed[raw] = best
     for wrong, right in fixed.items():
         text = re.sub(rf"(?<!\w){re.escape(wrong)}(?!\w)", right, text)
     return text, fixed
@@ -377,10 +408,13 @@ def understand(
                 result.terms.append(found)
                 known.add(found["term"])
     if not result.game:
-        # A game-specific term or moment names the game ("normal summon" is Yu-Gi-Oh!).
-        games = {t["game"] for t in result.timing} | {
-            t["game"] for t in result.terms if t["game"] != "*"
-        }
+        # A game-specific term or moment names the game ("normal summon" is Yu-Gi-Oh!); words
+        # that are also a term of every game or of another game do not ("graveyard" is Force
+        # of Will's and Yu-Gi-Oh!'s, and what Vanguard players may call the drop zone).
+        by_span: dict[tuple[int, int], set[str]] = {}
+        for t in [*result.timing, *result.terms]:
+            by_span.setdefault((t.get("start", -1), t.get("end", -1)), set()).add(t["game"])
+        games = {next(iter(g)) for g in by_span.values() if len(g) == 1} - {"*"}
         if len(games) == 1:
             result.game = games.pop()
     result.years = re.findall(r"(?<!\d)(?:19[89]\d|20[0-4]\d)(?!\d)", text)

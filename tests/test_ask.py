@@ -161,3 +161,21 @@ def test_restriction_question_answers_from_every_list(
     assert {s["id"] for s in answer["sources"]} == {row["rule"] for row in listed}
     assert all(s["provenance"] == "machine" for s in answer["sources"])
     assert any("machine translation" in w for w in answer["warnings"])
+
+
+def test_typo_is_corrected_but_a_real_word_is_not(conn: sqlite3.Connection) -> None:
+    """A letter or two astray is a typo; "negated" is a word the corpus lacks, not a typo of
+    "negative" (that would send the question to another game's rules)."""
+    understood = ask(conn, "vangaurd honset negated infinite")["understood"]
+    assert understood["corrections"] == {"vangaurd": "vanguard", "honset": "honest"}
+
+
+def test_a_term_every_game_uses_does_not_name_a_game(conn: sqlite3.Connection) -> None:
+    """ "graveyard" is also what Vanguard players may call the drop zone: it alone picks no
+    game, and the inflected "negated" names Yu-Gi-Oh!'s negate (004's machine "invalid")."""
+    understood = ask(conn, "do materials go to the graveyard")["understood"]
+    assert understood["game"] is None
+    result = ask(conn, "fusion negated do materials go to graveyard")
+    assert "negate" in result["understood"]["terms"]
+    assert result["understood"]["game"] == "yugioh"
+    assert "invalid" in result["hits"][0]["text"]
