@@ -24,14 +24,15 @@ def load_questions(path: Path) -> list[dict[str, Any]]:
     return tomllib.loads(path.read_text(encoding="utf-8"))["questions"]
 
 
-def kb_ask_ids(conn: sqlite3.Connection, question: str) -> list[set[str]]:
+def kb_ask_ids(conn: sqlite3.Connection, question: str) -> list[dict[str, None]]:
+    """Per hit, its id first, then the ids of the same text elsewhere (ordered like a set)."""
     from kb.ask import ask
 
     result = ask(conn, question, limit=3)
-    return [{h["id"], *h["also"]} for h in result["hits"]]
+    return [dict.fromkeys([h["id"], *h["also"]]) for h in result["hits"]]
 
 
-def bm25_ids(conn: sqlite3.Connection, question: str) -> list[set[str]]:
+def bm25_ids(conn: sqlite3.Connection, question: str) -> list[dict[str, None]]:
     """Plain FTS5: every word quoted, any word may match, ranked by BM25 over all columns."""
     from kb.textsearch import cjk_bigrams, words
 
@@ -47,7 +48,7 @@ def bm25_ids(conn: sqlite3.Connection, question: str) -> list[set[str]]:
         "ORDER BY bm25(rules_fts) LIMIT 3",
         (" OR ".join(terms),),
     ).fetchall()
-    return [{r[0]} for r in rows]
+    return [{r[0]: None} for r in rows]
 
 
 def evaluate(
@@ -58,8 +59,8 @@ def evaluate(
     for q in questions:
         ranked = rank(q["q"])
         answers = set(q["answers"])
-        top1 = bool(ranked and ranked[0] & answers)
-        top3 = any(ids & answers for ids in ranked[:3])
+        top1 = bool(ranked and ranked[0].keys() & answers)
+        top3 = any(ids.keys() & answers for ids in ranked[:3])
         for key in ("all", f"game:{q['game']}", f"lang:{q['lang']}", f"kind:{q['kind']}"):
             groups[key][0] += 1
             groups[key][1] += top1
@@ -69,7 +70,7 @@ def evaluate(
                 {
                     "q": q["q"],
                     "top3": top3,
-                    "got": [sorted(i)[0] for i in ranked[:3]],
+                    "got": [next(iter(i)) for i in ranked[:3]],
                     "want": q["answers"][:3],
                 }
             )

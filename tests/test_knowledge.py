@@ -289,3 +289,22 @@ def test_every_named_query_runs(conn: sqlite3.Connection) -> None:
         assert query.title and query.description, name
         params = {p: samples.get(p, "") for p in query.params}
         conn.execute(query.sql, params).fetchall()
+
+
+def test_heading_that_names_a_moment_is_about_it(conn: sqlite3.Connection) -> None:
+    """003's "Phân tích Giai đoạn Chiến đấu" (analysis of the Battle Phase), written for both
+    rulesets, belongs to the Battle Phase of each: "can I enter the Battle Phase going first"
+    is answered there."""
+    rows = conn.execute(
+        "SELECT node, relation FROM timing_rules WHERE rule = ?",
+        ("ygo-damage-step:phan-tich-giai-doan-chien-dau.1",),
+    ).fetchall()
+    assert {(r["node"], r["relation"]) for r in rows} == {
+        ("yugioh-tcg-battle-phase", "about"),
+        ("yugioh-ocg-battle-phase", "about"),
+    }
+    # A one-word name inside a heading ("Turn") links nothing by itself.
+    assert not conn.execute(
+        "SELECT 1 FROM timing_rules t JOIN timing_nodes n ON n.id = t.node "
+        "WHERE t.relation = 'about' AND n.en = 'Turn'"
+    ).fetchone()

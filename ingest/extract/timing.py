@@ -87,7 +87,21 @@ def _section_ruleset(section: Section, doc_ruleset: str) -> str:
 
 
 def _fits(node: TimingNode, game: str, ruleset: str) -> bool:
-    return node.game == game and (node.ruleset == "*" or node.ruleset == ruleset)
+    """The node is of the game, and of the ruleset (a "tcg+ocg" section fits both)."""
+    return node.game == game and (node.ruleset == "*" or node.ruleset in ruleset.split("+"))
+
+
+def _named_within(title: str, keys: dict[str, list[TimingNode]]) -> list[TimingNode]:
+    """Nodes whose name stands inside a heading as whole words ("Phân tích Giai đoạn Chiến
+    đấu" is about the Battle Phase), longest name first. Only names of two words or more (or
+    three CJK characters) count: "Turn" alone is in many headings."""
+    key = name_key(title)
+    found: list[TimingNode] = []
+    for name in sorted(keys, key=len, reverse=True):
+        long_enough = len(name.split()) >= 2 or (len(name) >= 3 and not name.isascii())
+        if long_enough and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", key):
+            found += [n for n in keys[name] if n not in found]
+    return found
 
 
 def build_timing(documents: list[DocumentResult], games: set[str] | None = None) -> TimingResult:
@@ -111,6 +125,7 @@ def build_timing(documents: list[DocumentResult], games: set[str] | None = None)
     for d in documents:
         game, doc_ruleset = d.doc.spec.game, d.doc.spec.ruleset
         section_node: dict[str, str] = {}
+        about_nodes: dict[str, list[TimingNode]] = {}
         parents = {s.id: s.parent for s in d.sections}
         for s in d.sections:
             inherited = section_node.get(s.parent or "")
@@ -139,6 +154,12 @@ def build_timing(documents: list[DocumentResult], games: set[str] | None = None)
                 )
             elif inherited:
                 section_node[s.id] = inherited
+            elif s.parent and (
+                about := [n for n in _named_within(s.title, keys) if _fits(n, game, ruleset)]
+            ):
+                # A heading that names a moment among other words is about it: its rules
+                # belong to the moment (every ruleset's, for a "tcg+ocg" section).
+                about_nodes[s.id] = about
         for rule in d.rules:
             titled = (
                 [
@@ -156,6 +177,10 @@ def build_timing(documents: list[DocumentResult], games: set[str] | None = None)
             elif rule.section in section_node:
                 result.rule_node[rule.id] = section_node[rule.section]
                 result.rules.append(TimingRule(section_node[rule.section], rule.id, "in"))
+            elif rule.section in about_nodes:
+                result.rule_node[rule.id] = about_nodes[rule.section][0].id
+                for node in about_nodes[rule.section]:
+                    result.rules.append(TimingRule(node.id, rule.id, "about"))
     found = {(n.node, n.lang, n.text.casefold()) for n in result.names}
     for node in result.nodes:
         for lang, texts in node_names(node.id).items():
