@@ -380,9 +380,23 @@ def _number_words() -> re.Pattern[str]:
     return re.compile(rf"\d|(?<!\w)(?:{alternation})(?!\w)")
 
 
-def states_number(text: str) -> bool:
-    """The passage states a quantity: digits or a number word."""
-    return bool(_number_words().search(fold(text)))
+@cache
+def _limits() -> re.Pattern[str]:
+    from .understand import query_data
+
+    data = query_data()["quantity"]
+    cues = "|".join(re.escape(fold(w)) for w in data["limits"])
+    numbers = "|".join(re.escape(fold(w)) for w in data["numbers"])
+    return re.compile(rf"(?<!\w)(?:{cues})\s+(?:\S+\s+){{0,2}}?(?:\d+|{numbers})(?!\w)")
+
+
+def states_number(text: str) -> float:
+    """1 when the passage sets a limit ("exactly 50", "up to four"), 0.5 when it only states a
+    quantity (digits or a number word)."""
+    folded = fold(text)
+    if _limits().search(folded):
+        return 1.0
+    return 0.5 if _number_words().search(folded) else 0.0
 
 
 def literal(typed: list[str], text: str) -> float:
@@ -492,7 +506,7 @@ def rank(
             "literal": once(
                 "l", f"{row['title'] or ''} {row['text']}", lambda t: literal(typed, t)
             ),
-            "number": float(u.quantity and states_number(row["text"])),
+            "number": once("n", row["text"], states_number) if u.quantity else 0.0,
             "proximity": once(
                 "p",
                 f"{row['title'] or ''} {row['text']} {row['reading'] or ''}",
