@@ -327,7 +327,12 @@ def query_groups(conn: sqlite3.Connection, u: Understood) -> list[Group]:
     for forms, concept in groups:
         pairs = [(_form_pattern(f, loose=not concept), tuple(words(fold(f)))) for f in forms]
         pairs = [(p, n) for p, n in pairs if p]
-        weight = max(idf(f) for f in forms) * (1.5 if concept else 1.0)
+        if concept:
+            # A concept is found by any of its forms: it is as common as all of them together
+            # (the rare machine rendering of "opponent" does not make "opponent" rare).
+            weight = 1.5 * math.log(1 + total / max(1, group_frequency(list(forms), df)))
+        else:
+            weight = max(idf(f) for f in forms)
         out.append(
             Group(
                 forms,
