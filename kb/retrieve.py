@@ -366,6 +366,25 @@ def _present(group: Group, folded: str, tokens: set[str], grams: set[str]) -> fl
     return 0.0
 
 
+def _concept_spans(group: Group, folded: str) -> list[tuple[int, int]]:
+    return [m.span() for p in group.matching(folded) for m in p.finditer(folded)]
+
+
+def _shadowed(groups: list[Group], folded: str) -> set[int]:
+    """Concepts whose every mention in the passage lies inside a longer mention of another
+    concept: "quasi-restricted card" is Semi-Limited, not also Limited ("restricted card")."""
+    spans = {i: _concept_spans(g, folded) for i, g in enumerate(groups) if g.concept}
+    out = set()
+    for i, mine in spans.items():
+        others = [s for j, theirs in spans.items() if j != i for s in theirs]
+        if mine and all(
+            any(a <= start and end <= b and (b - a) > (end - start) for a, b in others)
+            for start, end in mine
+        ):
+            out.add(i)
+    return out
+
+
 def coverage(groups: list[Group], text: str) -> float:
     """Share of the question's weight (rare words weigh more) that the passage covers."""
     total = sum(g.weight for g in groups)
@@ -374,7 +393,15 @@ def coverage(groups: list[Group], text: str) -> float:
     folded = " " + " ".join(words(fold(text))) + " "
     tokens = set(folded.split())
     grams = {g for t in tokens if CJK_RUN.fullmatch(t) for g in cjk_bigrams(t)}
-    return sum(g.weight * _present(g, folded, tokens, grams) for g in groups) / total
+    shadowed = _shadowed(groups, folded) if sum(g.concept for g in groups) > 1 else set()
+    return (
+        sum(
+            g.weight * _present(g, folded, tokens, grams)
+            for i, g in enumerate(groups)
+            if i not in shadowed
+        )
+        / total
+    )
 
 
 @cache
