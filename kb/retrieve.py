@@ -71,16 +71,38 @@ def _stem(word: str) -> str | None:
     return stem if len(stem) >= 4 and stem != word else None
 
 
+@cache
+def _spellings() -> tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]:
+    from .understand import query_data
+
+    return tuple(
+        (re.compile(rf"(?<!\w){re.escape(k)}(?!\w)"), tuple(v))
+        for k, v in query_data().get("spellings", {}).items()
+    )
+
+
+def spelled(forms: list[str]) -> list[str]:
+    """The forms, each also in the other spellings of kb/data/query.toml [spellings]."""
+    out = list(forms)
+    for form in forms:
+        for pattern, others in _spellings():
+            if pattern.search(form):
+                out += [pattern.sub(o, form) for o in others]
+    return list(dict.fromkeys(out))
+
+
 def word_forms(u: Understood) -> list[list[str]]:
     """Per content word: the word, its expansions; and one entry per expanded phrase."""
     out: list[list[str]] = []
+    # A word of an expanded phrase ("out" of "deck out") is searched as part of the phrase.
+    in_phrases = {w for key in u.expansions if " " in key for w in key.split()}
     for w in u.words:
-        if len(w) < 2 and not CJK_RUN.fullmatch(w):
+        if (len(w) < 2 and not CJK_RUN.fullmatch(w)) or w in in_phrases:
             continue
-        out.append([w, *u.expansions.get(w, [])])
+        out.append(spelled([w, *u.expansions.get(w, [])]))
     for key, forms in u.expansions.items():
         if " " in key or key not in u.words:
-            out.append([key, *forms])
+            out.append(spelled([key, *forms]))
     return out
 
 
