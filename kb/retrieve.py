@@ -286,6 +286,44 @@ def _fts_raw(conn: sqlite3.Connection, expression: str, game: str) -> list[int]:
 _SUFFIX = "(?:s|es|ed|d|ing)?"
 
 
+def _bases(word: str) -> list[str]:
+    """What an inflected English word may be built on: "moving" on "move", "changes" on
+    "change", "copies" on "copy" (a wrong guess like "mov" only matches words that do not
+    exist)."""
+    bases = [word]
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix):
+            base = word[: -len(suffix)]
+            bases += [base, base + "e"]
+            if len(base) > 2 and base[-1] == base[-2]:
+                bases.append(base[:-1])  # "stopped", "running"
+    if word.endswith("ies"):
+        bases.append(word[:-3] + "y")
+    elif word.endswith("es"):
+        bases += [word[:-2], word[:-1]]
+    elif word.endswith("s") and not word.endswith("ss"):
+        bases.append(word[:-1])
+    return [b for b in dict.fromkeys(bases) if len(b) >= 3]
+
+
+def _inflected(word: str) -> str:
+    """Regex of an English word in any of its inflections; other words as they are."""
+    if not (word.isascii() and word.isalpha() and len(word) > 2):
+        return re.escape(word)
+    bases = _bases(word) if len(word) >= 5 else [word]
+    alternation = "|".join(re.escape(b) for b in sorted(bases, key=len, reverse=True))
+    return f"(?:{alternation}){_SUFFIX}"
+
+
+def _needles(form: str) -> tuple[str, ...]:
+    """Strings a text must contain for the form's pattern to match: each word's shortest base."""
+    out = []
+    for w in words(fold(form)):
+        inflectable = w.isascii() and w.isalpha() and len(w) >= 5
+        out.append(min(_bases(w), key=len) if inflectable else w)
+    return tuple(out)
+
+
 def _form_pattern(form: str, *, loose: bool = False) -> re.Pattern[str] | None:
     """A form as whole words of folded text, each English word with its inflections.
 
@@ -295,9 +333,7 @@ def _form_pattern(form: str, *, loose: bool = False) -> re.Pattern[str] | None:
     ws = words(fold(form))
     if not ws:
         return None
-    parts = [
-        re.escape(w) + (_SUFFIX if w.isascii() and w.isalpha() and len(w) > 2 else "") for w in ws
-    ]
+    parts = [_inflected(w) for w in ws]
     gap = r"(?:\s+\S+){0,3}\s+" if loose else r"\s+"
     return re.compile(r"(?<!\w)" + gap.join(parts) + r"(?!\w)")
 
@@ -347,7 +383,7 @@ def query_groups(conn: sqlite3.Connection, u: Understood) -> list[Group]:
 
     out = []
     for forms, concept in groups:
-        pairs = [(_form_pattern(f, loose=not concept), tuple(words(fold(f)))) for f in forms]
+        pairs = [(_form_pattern(f, loose=not concept), _needles(f)) for f in forms]
         pairs = [(p, n) for p, n in pairs if p]
         if concept:
             # A concept is found by any of its forms: it is as common as all of them together

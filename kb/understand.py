@@ -49,6 +49,7 @@ class Vocabulary:
     cards: list[dict[str, Any]]  # card_aliases rows with "key" (normalized alias)
     timing: list[dict[str, Any]]  # {"node", "tree", "game", "key", "text"}
     terms: list[dict[str, Any]]  # {"term", "game", "key", "text", "en"}
+    game_rules: dict[str, int] = field(default_factory=dict)  # game id -> rules of the game
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -56,6 +57,7 @@ class Vocabulary:
             "cards": self.cards,
             "timing": self.timing,
             "terms": self.terms,
+            "game_rules": self.game_rules,
         }
 
 
@@ -116,7 +118,8 @@ def compute_vocabulary(conn: sqlite3.Connection) -> Vocabulary:
         "UNION SELECT r.term, t.game, t.en, r.text FROM term_renderings r JOIN terms t ON "
         "t.id = r.term ORDER BY 1, 4",
     )
-    return Vocabulary(games, cards, timing, terms)
+    game_rules = dict(conn.execute("SELECT game, count(*) FROM rules GROUP BY game").fetchall())
+    return Vocabulary(games, cards, timing, terms, game_rules)
 
 
 def store_vocabulary(conn: sqlite3.Connection) -> None:
@@ -427,15 +430,19 @@ def understand(
         t.key for t in tokens if t.key not in stop and _spans_free(used, t.start, t.end)
     ]
     if not result.game:
-        result.game_hint = _game_hint(conn, result.words)
+        result.game_hint = _game_hint(conn, result.words, vocab.game_rules)
     return result
 
 
-def _game_hint(conn: sqlite3.Connection, content: list[str]) -> str | None:
+def _game_hint(
+    conn: sqlite3.Connection, content: list[str], game_rules: dict[str, int]
+) -> str | None:
     """The game that the question's words point to, when they all point to one.
 
-    A word counts when nearly all the rules that use it belong to a single game ("flash",
-    "sentinel" are Vanguard; "resonator" is Force of Will).
+    A word counts when the other games use it in at most a quarter of the rules their size
+    would predict ("flash", "sentinel" are Vanguard; "resonator" is Force of Will; "zones",
+    in 10 Force of Will rules of 11, is only as common there as the Comprehensive Rules are
+    long).
     """
     if not content:
         return None
@@ -444,11 +451,16 @@ def _game_hint(conn: sqlite3.Connection, content: list[str]) -> str | None:
         f"({','.join('?' * len(content))})",
         content,
     ).fetchall()
+    total = sum(game_rules.values())
     votes: set[str] = set()
     for row in rows:
         games = json.loads(row["games"])
         game, n = max(games.items(), key=lambda kv: kv[1])
-        if row["rules"] >= 2 and n / row["rules"] >= 0.9:
+        if row["rules"] < 2:
+            continue
+        share = game_rules.get(game, 0) / total if total else 0.0
+        expected_elsewhere = row["rules"] * (1 - share)
+        if row["rules"] - n <= 0.25 * expected_elsewhere:
             votes.add(game)
     return votes.pop() if len(votes) == 1 else None
 
