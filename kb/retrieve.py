@@ -96,7 +96,7 @@ def word_forms(u: Understood) -> list[list[str]]:
     out: list[list[str]] = []
     # A word of an expanded phrase ("out" of "deck out") is searched as part of the phrase.
     in_phrases = {w for key in u.expansions if " " in key for w in key.split()}
-    for w in u.words:
+    for w in dict.fromkeys(u.words):  # a word typed twice ("one by one") weighs once
         if (len(w) < 2 and not CJK_RUN.fullmatch(w)) or w in in_phrases:
             continue
         out.append(spelled([w, *u.expansions.get(w, [])]))
