@@ -65,7 +65,8 @@ class Vocabulary:
 def expansions() -> list[dict[str, Any]]:
     """kb/data/query.toml [expand]: (folded key, English forms), longest key first."""
     items = [
-        {"key": " ".join(words(fold(k))), "forms": v} for k, v in query_data()["expand"].items()
+        {"key": " ".join(words(fold(k))), "typed": k.lower(), "forms": v}
+        for k, v in query_data()["expand"].items()
     ]
     return sorted(items, key=lambda e: -len(e["key"]))
 
@@ -385,8 +386,13 @@ def understand(
     if result.cards and not result.game:
         result.game = result.cards[0]["game"]
     present = query_words(folded)
+    stop = stopwords()
     for entry in expansions():
         key = entry["key"]
+        if key in stop and not re.search(
+            rf"(?<!\w){re.escape(entry['typed'])}(?!\w)", typed.lower()
+        ):
+            continue  # "la" is "là" (is) unless typed "lá" (card), as with names
         if may_occur(key, present, folded, True) and phrase_pattern(key, True).search(folded):
             result.expansions[entry["key"]] = entry["forms"]
     for field_name, names in query_data()["facts"].items():

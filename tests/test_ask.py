@@ -179,3 +179,12 @@ def test_a_term_every_game_uses_does_not_name_a_game(conn: sqlite3.Connection) -
     assert "negate" in result["understood"]["terms"]
     assert result["understood"]["game"] == "yugioh"
     assert "invalid" in result["hits"][0]["text"]
+
+
+def test_unaccented_word_that_is_a_function_word_is_not_expanded(conn: sqlite3.Connection) -> None:
+    """ "la" typed without accents is "là" (is), not "lá" (card): "tinh toan thiet hai la gi"
+    asks what damage calculation is, and 003's sentence defining it comes first."""
+    result = ask(conn, "tinh toan thiet hai la gi")
+    assert "la" not in result["understood"]["expansions"]
+    assert "Tính toán thiệt hại là" in result["hits"][0]["text"]
+    assert "la" in ask(conn, "bộ bài vanguard bao nhiêu lá")["understood"]["expansions"]
