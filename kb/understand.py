@@ -290,6 +290,37 @@ def _match_phrases(
     return found
 
 
+def _unqualified(
+    result: Understood, folded: str, terms_vocab: list[dict[str, Any]], vocab: Vocabulary
+) -> list[dict[str, Any]]:
+    """The terms that a term named without a qualifier stands for (kb/data/query.toml
+    [unqualified]): "deck" with nothing but function words and game names where its qualifier
+    would stand (before it in English, after it in Vietnamese) is the main deck."""
+    neutral = stopwords() | {a for aliases in vocab.games.values() for a in aliases}
+    known = {t["term"] for t in result.terms}
+    out = []
+    for general, specific in query_data().get("unqualified", {}).items():
+        if general not in known or specific in known:
+            continue
+        keys = {t["key"] for t in terms_vocab if t["term"] == general}
+        spans = [
+            (t["start"], t["end"]) for t in result.terms if t["term"] == general and "end" in t
+        ]
+        # Named through an everyday phrase ("bộ bài" is "deck"): where the phrase stands.
+        for key, forms in result.expansions.items():
+            if keys & {" ".join(words(fold(f))) for f in forms}:
+                m = phrase_pattern(key, True).search(folded)
+                if m:
+                    spans.append(m.span())
+        for start, end in spans:
+            side = folded[end:].split()[:1] if result.lang == "vi" else folded[:start].split()[-1:]
+            entry = next((e for e in terms_vocab if e["term"] == specific), None)
+            if entry is not None and all(w in neutral for w in side):
+                out.append({**entry, "start": start, "end": end})
+                break
+    return out
+
+
 def correct(conn: sqlite3.Connection, text: str, vocab: Vocabulary) -> tuple[str, dict[str, str]]:
     """Replace misspelt words (not in the index, not a stopword) by the closest index word.
 
@@ -416,6 +447,7 @@ def understand(
             if found["term"] not in known:
                 result.terms.append(found)
                 known.add(found["term"])
+    result.terms += _unqualified(result, folded, terms_vocab, vocab)
     if not result.game:
         # A game-specific term or moment names the game ("normal summon" is Yu-Gi-Oh!); words
         # that are also a term of every game or of another game do not ("graveyard" is Force

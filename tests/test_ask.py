@@ -188,3 +188,28 @@ def test_unaccented_word_that_is_a_function_word_is_not_expanded(conn: sqlite3.C
     assert "la" not in result["understood"]["expansions"]
     assert "Tính toán thiệt hại là" in result["hits"][0]["text"]
     assert "la" in ask(conn, "bộ bài vanguard bao nhiêu lá")["understood"]["expansions"]
+
+
+@pytest.mark.parametrize(
+    ("question", "main_deck"),
+    [
+        ("vanguard deck size", True),
+        ("bộ bài vanguard bao nhiêu lá", True),
+        ("rune deck max cards", False),
+        ("magic stone deck size", False),
+    ],
+)
+def test_a_deck_named_alone_is_the_main_deck(
+    conn: sqlite3.Connection, question: str, main_deck: bool
+) -> None:
+    """Every game names its other decks ("G deck", "rune deck"); a game's name beside "deck"
+    does not qualify it."""
+    terms = ask(conn, question)["understood"]["terms"]
+    assert ("main-deck" in terms) is main_deck
+
+
+def test_machine_renderings_of_a_term_are_searched(conn: sqlite3.Connection) -> None:
+    """004 writes Defense Position as "defensive defense"; its LP rule answers the question."""
+    hits = ask(conn, "attack defense position monster do i deal damage", limit=3)["hits"]
+    assert "defensive defense" in hits[0]["text"]
+    assert hits[0]["provenance"] == "machine"
