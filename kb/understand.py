@@ -469,7 +469,24 @@ def understand(
     ]
     if not result.game:
         result.game_hint = _game_hint(conn, result.words, vocab.game_rules)
+    result.terms = _one_game_per_span(result.terms, result.game or result.game_hint)
     return result
+
+
+def _one_game_per_span(terms: list[dict[str, Any]], game: str | None) -> list[dict[str, Any]]:
+    """Of the terms of several games read in the same words, those of the question's game
+    ("kích hoạt" is Yu-Gi-Oh!'s activate and Vanguard's trigger)."""
+    if not game:
+        return terms
+    games: dict[tuple[int, int], set[str]] = {}
+    for t in terms:
+        games.setdefault((t.get("start", -1), t.get("end", -1)), set()).add(t["game"])
+    return [
+        t
+        for t in terms
+        if t["game"] in ("*", game)
+        or not games[(t.get("start", -1), t.get("end", -1))] & {"*", game}
+    ]
 
 
 def _game_hint(
