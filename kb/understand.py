@@ -462,7 +462,10 @@ def understand(
     cues = [fold(c) for c in query_data()["definition"]["cues"]]
     result.definition = any(c in folded for c in cues)
     quantity = [fold(c) for c in query_data()["quantity"]["cues"]]
-    result.quantity = any(re.search(rf"(?<!\w){re.escape(c)}(?!\w)", folded) for c in quantity)
+    result.quantity = any(
+        c in folded if CJK_RUN.search(c) else re.search(rf"(?<!\w){re.escape(c)}(?!\w)", folded)
+        for c in quantity  # Chinese has no spaces: a cue inside a run of characters counts
+    )
     stop = stopwords() | vs_words | set(result.years)
     result.words = [
         t.key for t in tokens if t.key not in stop and _spans_free(used, t.start, t.end)

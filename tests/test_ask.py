@@ -213,3 +213,9 @@ def test_machine_renderings_of_a_term_are_searched(conn: sqlite3.Connection) -> 
     hits = ask(conn, "attack defense position monster do i deal damage", limit=3)["hits"]
     assert "defensive defense" in hits[0]["text"]
     assert hits[0]["provenance"] == "machine"
+
+
+def test_chinese_cue_inside_a_run_of_characters(conn: sqlite3.Connection) -> None:
+    """Chinese writes no spaces: "是多少" asks for a number even inside "初始生命值是多少"."""
+    assert ask(conn, "fow 初始生命值是多少")["understood"]["quantity"] is True
+    assert ask(conn, "fow life points rules")["understood"]["quantity"] is False
