@@ -384,7 +384,11 @@ def understand(
     # Game named in the query.
     for gid, aliases in vocab.games.items():
         for alias in sorted(aliases, key=len, reverse=True):
-            m = re.search(rf"(?<!\w){re.escape(alias)}(?!\w)", folded)
+            # Chinese writes no spaces: "游戏王伤害计算" names the game too.
+            pattern = re.escape(alias)
+            if not CJK_RUN.search(alias):
+                pattern = rf"(?<!\w){pattern}(?!\w)"
+            m = re.search(pattern, folded)
             if m and _spans_free(used, m.start(), m.end()):
                 used.append((m.start(), m.end()))
                 result.game = result.game or gid

@@ -219,3 +219,8 @@ def test_chinese_cue_inside_a_run_of_characters(conn: sqlite3.Connection) -> Non
     """Chinese writes no spaces: "是多少" asks for a number even inside "初始生命值是多少"."""
     assert ask(conn, "fow 初始生命值是多少")["understood"]["quantity"] is True
     assert ask(conn, "fow life points rules")["understood"]["quantity"] is False
+
+
+def test_chinese_game_name_inside_a_run_of_characters(conn: sqlite3.Connection) -> None:
+    assert ask(conn, "游戏王伤害计算")["understood"]["game"] == "yugioh"
+    assert ask(conn, "卡片战斗先导者卡组几张")["understood"]["game"] == "vanguard"
