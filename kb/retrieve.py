@@ -115,7 +115,15 @@ def _word_group(forms: list[str]) -> str:
 
 
 def _group(forms: list[str]) -> str:
-    phrases = sorted({p for p in (_phrase(f) for f in forms) if p})
+    """A concept's forms for FTS5, an English last word as a prefix ("G unit" finds "G
+    units": the index does not stem)."""
+    phrases = sorted(
+        {
+            p + "*" if p.endswith('"') and re.search(r"[a-z]{3}\"$", p) else p
+            for p in (_phrase(f) for f in forms)
+            if p
+        }
+    )
     return "(" + " OR ".join(phrases) + ")" if phrases else ""
 
 

@@ -224,3 +224,10 @@ def test_chinese_cue_inside_a_run_of_characters(conn: sqlite3.Connection) -> Non
 def test_chinese_game_name_inside_a_run_of_characters(conn: sqlite3.Connection) -> None:
     assert ask(conn, "游戏王伤害计算")["understood"]["game"] == "yugioh"
     assert ask(conn, "卡片战斗先导者卡组几张")["understood"]["game"] == "vanguard"
+
+
+def test_a_term_finds_its_plural(conn: sqlite3.Connection) -> None:
+    """The index does not stem: the glossary's "G unit" must still find "G units"."""
+    hits = ask(conn, "can g units go in main deck", limit=3)["hits"]
+    found = {i for h in hits for i in (h["id"], *h["also"])}
+    assert {"vg-basic:g-deck.2", "vg-basic:main-deck.2"} & found
