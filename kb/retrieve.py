@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import sqlite3
 from collections.abc import Callable
@@ -72,22 +73,28 @@ def _stem(word: str) -> str | None:
 
 
 @cache
-def _spellings() -> tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]:
+def _spellings() -> tuple[tuple[str, ...], ...]:
+    """kb/data/query.toml [spellings]: groups of spellings of the same words."""
     from .understand import query_data
 
-    return tuple(
-        (re.compile(rf"(?<!\w){re.escape(k)}(?!\w)"), tuple(v))
-        for k, v in query_data().get("spellings", {}).items()
-    )
+    return tuple((k, *v) for k, v in query_data().get("spellings", {}).items())
+
+
+@cache
+def _spelling_pattern(spelling: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(spelling)}(?!\w)")
 
 
 def spelled(forms: list[str]) -> list[str]:
-    """The forms, each also in the other spellings of kb/data/query.toml [spellings]."""
+    """The forms, each also in the other spellings of its words ("cannot draw" is also "can't
+    draw", and "can't draw" also "cannot draw")."""
     out = list(forms)
     for form in forms:
-        for pattern, others in _spellings():
-            if pattern.search(form):
-                out += [pattern.sub(o, form) for o in others]
+        for group in _spellings():
+            for spelling in group:
+                pattern = _spelling_pattern(spelling)
+                if pattern.search(form):
+                    out += [pattern.sub(other, form) for other in group if other != spelling]
     return list(dict.fromkeys(out))
 
 
@@ -114,15 +121,16 @@ def _word_group(forms: list[str]) -> str:
     return "(" + " OR ".join(sorted(parts)) + ")" if parts else ""
 
 
-def _group(forms: list[str]) -> str:
-    """A concept's forms for FTS5, an English last word as a prefix ("G unit" finds "G
-    units": the index does not stem)."""
+def _group(forms: list[str], *, prefix: bool = True) -> str:
+    """A concept's forms for FTS5; with ``prefix``, a form ending in an English word ends in a
+    prefix ("G unit" finds "G units": the index does not stem). Card names stay exact."""
+
+    def english_end(form: str) -> bool:
+        last = form.split()[-1] if form.split() else ""
+        return len(last) >= 3 and last.isascii() and last.isalpha()
+
     phrases = sorted(
-        {
-            p + "*" if p.endswith('"') and re.search(r"[a-z]{3}\"$", p) else p
-            for p in (_phrase(f) for f in forms)
-            if p
-        }
+        {p + "*" if prefix and english_end(f) else p for f in forms if (p := _phrase(f))}
     )
     return "(" + " OR ".join(phrases) + ")" if phrases else ""
 
@@ -214,11 +222,16 @@ def _search_forms(forms: list[str]) -> list[str]:
 def gather(conn: sqlite3.Connection, u: Understood, game: str) -> Candidates:
     c = Candidates()
     word_lists = word_forms(u)
-    concept_lists = [_search_forms(forms) for _, forms in concept_forms(conn, u)]
+    named = [(name, _search_forms(forms)) for name, forms in concept_forms(conn, u)]
+    concept_lists = [forms for _, forms in named]
     df = frequencies(conn, [f for forms in word_lists + concept_lists for f in forms])
     common = COMMON_SHARE * rule_count(conn)
     words_ = [(g, group_frequency(forms, df)) for forms in word_lists if (g := _word_group(forms))]
-    concepts = [(g, group_frequency(forms, df)) for forms in concept_lists if (g := _group(forms))]
+    concepts = [
+        (g, group_frequency(forms, df))
+        for name, forms in named
+        if (g := _group(forms, prefix=not name.startswith("card:")))
+    ]
     word_group = [g for g, _ in words_]
     groups = [g for g, _ in concepts]
     rare_words = [g for g, n in words_ if n <= common] or (word_group if not groups else [])
@@ -296,31 +309,38 @@ _SUFFIX = "(?:s|es|ed|d|ing)?"
 
 def _bases(word: str) -> list[str]:
     """What an inflected English word may be built on: "moving" on "move", "changes" on
-    "change", "copies" on "copy" (a wrong guess like "mov" only matches words that do not
-    exist)."""
+    "change", "copies" on "copy", "stopped" on "stop". A stem shorter than three letters is
+    not guessed at ("thing" is not "the" + "ing")."""
     bases = [word]
     for suffix in ("ing", "ed"):
-        if word.endswith(suffix):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             base = word[: -len(suffix)]
             bases += [base, base + "e"]
-            if len(base) > 2 and base[-1] == base[-2]:
+            if base[-1] == base[-2] and len(base) > 3:
                 bases.append(base[:-1])  # "stopped", "running"
     if word.endswith("ies"):
         bases.append(word[:-3] + "y")
-    elif word.endswith("es"):
-        bases += [word[:-2], word[:-1]]
+    elif word.endswith(("ses", "xes", "zes", "ches", "shes")):
+        bases.append(word[:-2])
     elif word.endswith("s") and not word.endswith("ss"):
         bases.append(word[:-1])
-    return [b for b in dict.fromkeys(bases) if len(b) >= 3]
+    # A guess that is a function word ("noted" on "not") would match nearly every passage.
+    return [b for b in dict.fromkeys(bases) if len(b) >= 3 and (b == word or b not in _stopwords())]
 
 
 def _inflected(word: str) -> str:
     """Regex of an English word in any of its inflections; other words as they are."""
     if not (word.isascii() and word.isalpha() and len(word) > 2):
         return re.escape(word)
-    bases = _bases(word) if len(word) >= 5 else [word]
+    bases = _bases(word) if len(word) >= 5 and word not in _stopwords() else [word]
     alternation = "|".join(re.escape(b) for b in sorted(bases, key=len, reverse=True))
     return f"(?:{alternation}){_SUFFIX}"
+
+
+def _stopwords() -> frozenset[str]:
+    from .understand import stopwords
+
+    return stopwords()
 
 
 def _needles(form: str) -> tuple[str, ...]:
@@ -328,7 +348,8 @@ def _needles(form: str) -> tuple[str, ...]:
     out = []
     for w in words(fold(form)):
         inflectable = w.isascii() and w.isalpha() and len(w) >= 5
-        out.append(min(_bases(w), key=len) if inflectable else w)
+        # What every inflection shares ("copies", "copy": "cop").
+        out.append(os.path.commonprefix(_bases(w)) if inflectable else w)
     return tuple(out)
 
 
@@ -398,7 +419,9 @@ def query_groups(conn: sqlite3.Connection, u: Understood) -> list[Group]:
             # (the rare machine rendering of "opponent" does not make "opponent" rare).
             weight = 1.5 * math.log(1 + total / max(1, group_frequency(list(forms), df)))
         else:
-            weight = max(idf(f) for f in forms)
+            # As rare as what the judge typed: the forms added for it ("can't" for "cannot",
+            # rare in the corpus) do not make it rarer.
+            weight = idf(forms[0])
         out.append(
             Group(
                 forms,

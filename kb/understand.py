@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -217,32 +218,33 @@ def may_occur(
     """False when the phrase ``key`` (folded words) cannot occur in the question.
 
     Vocabularies hold hundreds of phrases and a regex per phrase costs more to compile than the
-    whole search; this check leaves a handful. The last word may be inflected (a trailing "s"
-    on every word with ``plural_inside``), as in phrase_pattern().
+    whole search; this check leaves a handful. As in phrase_pattern(): a name's last word may
+    be inflected; with ``plural_inside`` (everyday phrases), every word may take a plural "s".
     """
     parts = key.split()
     if CJK_RUN.search(key):
         return all(p in folded_query for p in parts)
-    plural = parts[:-1] if plural_inside else []
-    exact = parts[len(plural) : -1]
+    if plural_inside:
+        return all(p in present or p + "s" in present for p in parts)
     start = _inflections(parts[-1])[0]
-    return (
-        all(p in present for p in exact)
-        and all(p in present or p + "s" in present for p in plural)
-        and (parts[-1] in present or any(w.startswith(start) for w in present))
+    return all(p in present for p in parts[:-1]) and (
+        parts[-1] in present or any(w.startswith(start) for w in present)
     )
 
 
 @cache
 def phrase_pattern(key: str, plural_inside: bool = False) -> re.Pattern[str]:
-    """Whole-word regex for a folded phrase: any dash or space between its words, the last
-    word inflected."""
-    gap = r"s?[\s\-]+" if plural_inside else r"[\s\-–]+"
+    """Whole-word regex for a folded phrase, any dash or space between its words: a name's
+    last word inflected ("negated" is the term "negate"); with ``plural_inside`` (everyday
+    phrases, which list their own variants: "limited" is not "limit"), a plural "s" on each."""
     parts = key.split()
     if CJK_RUN.search(key):
-        return re.compile(gap.join(re.escape(w) for w in parts))
-    start, ending = _inflections(parts[-1])
-    body = gap.join([*(re.escape(w) for w in parts[:-1]), re.escape(start) + ending])
+        return re.compile(r"[\s\-–]+".join(re.escape(w) for w in parts))
+    if plural_inside:
+        body = r"s?[\s\-]+".join(re.escape(w) for w in parts) + "s?"
+    else:
+        start, ending = _inflections(parts[-1])
+        body = r"[\s\-–]+".join([*(re.escape(w) for w in parts[:-1]), re.escape(start) + ending])
     return re.compile(rf"(?<!\w){body}(?!\w)")
 
 
@@ -313,7 +315,11 @@ def _unqualified(
                 if m:
                     spans.append(m.span())
         for start, end in spans:
-            side = folded[end:].split()[:1] if result.lang == "vi" else folded[:start].split()[-1:]
+            # English puts the qualifier before ("rune deck"), Vietnamese after ("bộ bài phụ"),
+            # and Vietnamese questions often keep English words in English order.
+            side = folded[:start].split()[-1:]
+            if result.lang == "vi":
+                side += folded[end:].split()[:1]
             entry = next((e for e in terms_vocab if e["term"] == specific), None)
             if entry is not None and all(w in neutral for w in side):
                 out.append({**entry, "start": start, "end": end})
@@ -376,7 +382,8 @@ def correct(conn: sqlite3.Connection, text: str, vocab: Vocabulary) -> tuple[str
 def understand(
     conn: sqlite3.Connection, text: str, vocab: Vocabulary, *, game: str = ""
 ) -> Understood:
-    typed = " ".join(text.split())
+    # Composed accents (NFC), as the data files are written: "lá" typed as "la" + U+0301 is "lá".
+    typed = " ".join(unicodedata.normalize("NFC", text).split())
     text, corrections = correct(conn, typed, vocab)
     result = Understood(text=typed, lang=query_language(typed), corrections=corrections)
     folded = fold(text)
@@ -422,9 +429,10 @@ def understand(
         result.game = result.cards[0]["game"]
     present = query_words(folded)
     stop = stopwords()
+    accented = {w.lower() for w in query_data().get("accents_required", {}).get("words", [])}
     for entry in expansions():
         key = entry["key"]
-        if key in stop and not re.search(
+        if (key in stop or entry["typed"] in accented) and not re.search(
             rf"(?<!\w){re.escape(entry['typed'])}(?!\w)", typed.lower()
         ):
             continue  # "la" is "là" (is) unless typed "lá" (card), as with names
@@ -443,22 +451,26 @@ def understand(
     expanded = " | ".join(fold(f) for forms in result.expansions.values() for f in forms)
     if expanded:
         known = {t.get("node") for t in result.timing} | {t.get("term") for t in result.terms}
+        # Found in the expansions, not in the question: no place in the question.
         for found in _match_phrases(expanded, timing_vocab, []):
             if found["node"] not in known:
-                result.timing.append(found)
+                result.timing.append(_unplaced(found))
                 known.add(found["node"])
         for found in _match_phrases(expanded, terms_vocab, []):
             if found["term"] not in known:
-                result.terms.append(found)
+                result.terms.append(_unplaced(found))
                 known.add(found["term"])
     result.terms += _unqualified(result, folded, terms_vocab, vocab)
     if not result.game:
         # A game-specific term or moment names the game ("normal summon" is Yu-Gi-Oh!); words
         # that are also a term of every game or of another game do not ("graveyard" is Force
         # of Will's and Yu-Gi-Oh!'s, and what Vanguard players may call the drop zone).
-        by_span: dict[tuple[int, int], set[str]] = {}
+        # Only what the question itself names: "攻击力" expands to "attack power", which is not
+        # Vanguard's power.
+        by_span: dict[Any, set[str]] = {}
         for t in [*result.timing, *result.terms]:
-            by_span.setdefault((t.get("start", -1), t.get("end", -1)), set()).add(t["game"])
+            if "start" in t:
+                by_span.setdefault(_span(t), set()).add(t["game"])
         games = {next(iter(g)) for g in by_span.values() if len(g) == 1} - {"*"}
         if len(games) == 1:
             result.game = games.pop()
@@ -475,7 +487,11 @@ def understand(
         t.key for t in tokens if t.key not in stop and _spans_free(used, t.start, t.end)
     ]
     if not result.game:
-        result.game_hint = _game_hint(conn, result.words, vocab.game_rules)
+        # A database built before game_rules was stored counts them now.
+        game_rules = vocab.game_rules or dict(
+            conn.execute("SELECT game, count(*) FROM rules GROUP BY game").fetchall()
+        )
+        result.game_hint = _game_hint(conn, result.words, game_rules)
     result.terms = _one_game_per_span(result.terms, result.game or result.game_hint)
     return result
 
@@ -485,15 +501,19 @@ def _one_game_per_span(terms: list[dict[str, Any]], game: str | None) -> list[di
     ("kích hoạt" is Yu-Gi-Oh!'s activate and Vanguard's trigger)."""
     if not game:
         return terms
-    games: dict[tuple[int, int], set[str]] = {}
+    games: dict[Any, set[str]] = {}
     for t in terms:
-        games.setdefault((t.get("start", -1), t.get("end", -1)), set()).add(t["game"])
-    return [
-        t
-        for t in terms
-        if t["game"] in ("*", game)
-        or not games[(t.get("start", -1), t.get("end", -1))] & {"*", game}
-    ]
+        games.setdefault(_span(t), set()).add(t["game"])
+    return [t for t in terms if t["game"] in ("*", game) or not games[_span(t)] & {"*", game}]
+
+
+def _span(found: dict[str, Any]) -> Any:
+    """Where the question names a term; one found through an expansion, by its own name."""
+    return (found["start"], found["end"]) if "start" in found else found["key"]
+
+
+def _unplaced(found: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in found.items() if k not in ("start", "end")}
 
 
 def _game_hint(

@@ -231,3 +231,32 @@ def test_a_term_finds_its_plural(conn: sqlite3.Connection) -> None:
     hits = ask(conn, "can g units go in main deck", limit=3)["hits"]
     found = {i for h in hits for i in (h["id"], *h["also"])}
     assert {"vg-basic:g-deck.2", "vg-basic:main-deck.2"} & found
+
+
+@pytest.mark.parametrize(
+    "question", ["bộ bài phụ tối đa bao nhiêu lá", "rune deck có bao nhiêu lá"]
+)
+def test_a_qualified_deck_is_not_the_main_deck(conn: sqlite3.Connection, question: str) -> None:
+    """ "phụ" after "bộ bài" (side deck), "rune" before "deck" in a Vietnamese question."""
+    assert "main-deck" not in ask(conn, question)["understood"]["terms"]
+
+
+def test_an_expansion_does_not_name_the_game(conn: sqlite3.Connection) -> None:
+    """ "攻击力" expands to "attack power"; that is not Vanguard's term "power"."""
+    assert ask(conn, "攻击力是多少")["understood"]["game"] != "vanguard"
+
+
+def test_an_unaccented_syllable_that_is_another_word_is_not_expanded(
+    conn: sqlite3.Connection,
+) -> None:
+    """ "hóa" in "vô hiệu hóa" (negate) is not "hòa" (a draw)."""
+    assert "hoa" not in ask(conn, "vô hiệu hóa hiệu ứng khi nào")["understood"]["expansions"]
+    assert "hoa" in ask(conn, "hai người hòa thì sao")["understood"]["expansions"]
+
+
+def test_spellings_and_inflections() -> None:
+    from kb.retrieve import _bases, spelled
+
+    assert "cannot draw" in spelled(["can't draw"]) and "can't draw" in spelled(["cannot draw"])
+    assert "move" in _bases("moving") and "copy" in _bases("copies")
+    assert "the" not in _bases("thing") and "not" not in _bases("noted")

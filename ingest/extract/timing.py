@@ -19,6 +19,7 @@ from typing import Any
 
 from ..records import DocumentResult, Section, TimingName, TimingNode, TimingProperty, TimingRule
 
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LABEL = re.compile(r'^"?(Bước phụ|Sub-?step|Substep|Step)\s*\d+"?\s*[:：]\s*', re.IGNORECASE)
 
 
@@ -98,8 +99,14 @@ def _named_within(title: str, keys: dict[str, list[TimingNode]]) -> list[TimingN
     key = name_key(title)
     found: list[TimingNode] = []
     for name in sorted(keys, key=len, reverse=True):
-        long_enough = len(name.split()) >= 2 or (len(name) >= 3 and not name.isascii())
-        if long_enough and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", key):
+        cjk = bool(_CJK.search(name))
+        if cjk and len(name) >= 3:
+            inside = name in key  # Chinese writes no spaces between words
+        elif not cjk and len(name.split()) >= 2:
+            inside = bool(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", key))
+        else:
+            inside = False
+        if inside:
             found += [n for n in keys[name] if n not in found]
     return found
 
