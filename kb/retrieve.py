@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from .db import run
+from .db import kb_match, run
 from .textsearch import CJK_RUN, cjk_bigrams, fold, words
-from .understand import Understood, typed_spans
+from .understand import Understood, query_data, stopwords, typed_spans
 
 # How many candidates each list contributes, and the reciprocal-rank constant.
 LIST_SIZE = 60
@@ -75,8 +75,6 @@ def _stem(word: str) -> str | None:
 @cache
 def _spellings() -> tuple[tuple[str, ...], ...]:
     """kb/data/query.toml [spellings]: groups of spellings of the same words."""
-    from .understand import query_data
-
     return tuple((k, *v) for k, v in query_data().get("spellings", {}).items())
 
 
@@ -213,8 +211,6 @@ def group_frequency(forms: list[str], df: dict[str, int]) -> int:
 def _search_forms(forms: list[str]) -> list[str]:
     """Forms worth searching: a rendering that folds to a stopword of another language (the
     Vietnamese "thẻ" folds to the English "the") would match nearly every rule."""
-    from .understand import stopwords
-
     kept = [f for f in forms if " ".join(words(fold(f))) not in stopwords()]
     return kept or forms
 
@@ -285,8 +281,6 @@ def gather(conn: sqlite3.Connection, u: Understood, game: str) -> Candidates:
         c.lists.append((0.8, seqs))
     if not any(seqs for _, seqs in c.lists):
         # Nothing recognised and no content word matched: the raw text, any word.
-        from .db import kb_match
-
         c.lists.append((0.5, _fts_raw(conn, kb_match(u.text, "any"), game)))
     return c
 
@@ -325,22 +319,16 @@ def _bases(word: str) -> list[str]:
     elif word.endswith("s") and not word.endswith("ss"):
         bases.append(word[:-1])
     # A guess that is a function word ("noted" on "not") would match nearly every passage.
-    return [b for b in dict.fromkeys(bases) if len(b) >= 3 and (b == word or b not in _stopwords())]
+    return [b for b in dict.fromkeys(bases) if len(b) >= 3 and (b == word or b not in stopwords())]
 
 
 def _inflected(word: str) -> str:
     """Regex of an English word in any of its inflections; other words as they are."""
     if not (word.isascii() and word.isalpha() and len(word) > 2):
         return re.escape(word)
-    bases = _bases(word) if len(word) >= 5 and word not in _stopwords() else [word]
+    bases = _bases(word) if len(word) >= 5 and word not in stopwords() else [word]
     alternation = "|".join(re.escape(b) for b in sorted(bases, key=len, reverse=True))
     return f"(?:{alternation}){_SUFFIX}"
-
-
-def _stopwords() -> frozenset[str]:
-    from .understand import stopwords
-
-    return stopwords()
 
 
 def _needles(form: str) -> tuple[str, ...]:
@@ -495,16 +483,12 @@ def coverage(groups: list[Group], text: str) -> float:
 
 @cache
 def _number_words() -> re.Pattern[str]:
-    from .understand import query_data
-
     alternation = "|".join(re.escape(fold(w)) for w in query_data()["quantity"]["numbers"])
     return re.compile(rf"\d|(?<!\w)(?:{alternation})(?!\w)")
 
 
 @cache
 def _limits() -> re.Pattern[str]:
-    from .understand import query_data
-
     data = query_data()["quantity"]
     cues = "|".join(re.escape(fold(w)) for w in data["limits"])
     numbers = "|".join(re.escape(fold(w)) for w in data["numbers"])

@@ -120,8 +120,13 @@ def compute_vocabulary(conn: sqlite3.Connection) -> Vocabulary:
         "UNION SELECT r.term, t.game, t.en, r.text FROM term_renderings r JOIN terms t ON "
         "t.id = r.term ORDER BY 1, 4",
     )
-    game_rules = dict(conn.execute("SELECT game, count(*) FROM rules GROUP BY game").fetchall())
-    return Vocabulary(games, cards, timing, terms, game_rules)
+    return Vocabulary(games, cards, timing, terms, game_rule_counts(conn))
+
+
+def game_rule_counts(conn: sqlite3.Connection) -> dict[str, int]:
+    """How many rules each game has (stored in the vocabulary: a full count per question
+    would cost on a large corpus)."""
+    return dict(conn.execute("SELECT game, count(*) FROM rules GROUP BY game").fetchall())
 
 
 def store_vocabulary(conn: sqlite3.Connection) -> None:
@@ -488,9 +493,7 @@ def understand(
     ]
     if not result.game:
         # A database built before game_rules was stored counts them now.
-        game_rules = vocab.game_rules or dict(
-            conn.execute("SELECT game, count(*) FROM rules GROUP BY game").fetchall()
-        )
+        game_rules = vocab.game_rules or game_rule_counts(conn)
         result.game_hint = _game_hint(conn, result.words, game_rules)
     result.terms = _one_game_per_span(result.terms, result.game or result.game_hint)
     return result

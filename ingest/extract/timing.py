@@ -17,9 +17,10 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from kb.textsearch import CJK_RUN
+
 from ..records import DocumentResult, Section, TimingName, TimingNode, TimingProperty, TimingRule
 
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LABEL = re.compile(r'^"?(Bước phụ|Sub-?step|Substep|Step)\s*\d+"?\s*[:：]\s*', re.IGNORECASE)
 
 
@@ -99,7 +100,7 @@ def _named_within(title: str, keys: dict[str, list[TimingNode]]) -> list[TimingN
     key = name_key(title)
     found: list[TimingNode] = []
     for name in sorted(keys, key=len, reverse=True):
-        cjk = bool(_CJK.search(name))
+        cjk = bool(CJK_RUN.search(name))
         if cjk and len(name) >= 3:
             inside = name in key  # Chinese writes no spaces between words
         elif not cjk and len(name.split()) >= 2:
