@@ -34,7 +34,7 @@ def kb_ask_ids(conn: sqlite3.Connection, question: str) -> list[dict[str, None]]
 
 def bm25_ids(conn: sqlite3.Connection, question: str) -> list[dict[str, None]]:
     """Plain FTS5: every word quoted, any word may match, ranked by BM25 over all columns."""
-    from kb.textsearch import cjk_bigrams, words
+    from ingest.text import cjk_bigrams, words
 
     terms = []
     for w in words(question):

@@ -100,7 +100,7 @@ def section_path(base: str) -> str:
 
 
 def run_check(db: Path, args: argparse.Namespace) -> dict[str, Any]:
-    from kb.serve import running_site
+    from kb.web.serve import running_site
 
     with running_site(db) as base:
         section = args.section or section_path(base)

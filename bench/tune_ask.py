@@ -25,9 +25,10 @@ GRID = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0)
 def features(
     db: Path, questions: list[dict]
 ) -> list[tuple[set[str], list[tuple[set[str], dict[str, float], int]]]]:
+    from kb.ask.retrieve import gather, rank
+    from kb.ask.understand import understand
     from kb.db import connect
-    from kb.retrieve import gather, rank
-    from kb.understand import load_vocabulary, understand
+    from kb.vocabulary import load_vocabulary
 
     conn = connect(db)
     vocab = load_vocabulary(conn)
@@ -40,7 +41,7 @@ def features(
 
 
 def accuracy(data, weights: dict[str, float]) -> tuple[float, float]:
-    from kb.textsearch import fold, words  # noqa: F401  (same collapse rule as kb ask: by id only here)
+    from ingest.text import fold, words  # noqa: F401  (same collapse rule as kb ask: by id only here)
 
     top1 = top3 = 0
     for gold, rows in data:
@@ -67,7 +68,7 @@ def main() -> int:
     )
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    from kb.retrieve import WEIGHTS
+    from kb.ask.retrieve import WEIGHTS
 
     questions = tomllib.loads(args.questions.read_text(encoding="utf-8"))["questions"]
     data = features(args.db, questions)

@@ -275,7 +275,7 @@ def load_manifest(corpus: Path) -> Manifest:
 
 def slugify_id(name: str) -> str:
     """A document id for a file name: lower-case ASCII letters, digits, '.', '-'."""
-    from kb.textsearch import fold
+    from .text import fold
 
     stem = Path(name).stem
     slug = re.sub(r"[^a-z0-9.]+", "-", fold(stem)).strip("-.")

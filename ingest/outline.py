@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import re
 
-from kb.textsearch import fold
-
 from .records import Block, DocText, Rule, Section
 from .sentences import chunk_sentences, split_sentences
+from .text import fold
 
 LONG_BLOCK = 1200
 CHUNK = 600

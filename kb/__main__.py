@@ -1,5 +1,5 @@
 """``python -m kb``: the same command as ``kb``."""
 
-from .entry import main
+from .cli.fast import main
 
 main()

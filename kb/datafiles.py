@@ -21,6 +21,7 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ASK_FILES = {
     "query": os.path.join("kb", "data", "query.toml"),
     "rulings": os.path.join("ingest", "data", "rulings.toml"),
+    "labels": os.path.join("kb", "data", "labels.toml"),
 }
 _loaded: dict[str, Any] = {}
 

@@ -12,8 +12,9 @@ import sqlite3
 import unicodedata
 from typing import Any
 
+from ingest.text import CJK_RUN, fold, words
+
 from .db import run
-from .textsearch import CJK_RUN, fold, words
 
 # BM25 candidates fetched before re-ranking.
 CANDIDATES = 200

@@ -21,10 +21,10 @@ import sqlite_utils
 
 from ingest.pipeline import PipelineResult
 from ingest.records import DocumentResult
+from ingest.text import CJK_RUN, fold, index_form, words
 
 from . import datafiles, schema
-from .textsearch import CJK_RUN, fold, index_form, words
-from .understand import store_vocabulary
+from .vocabulary import store_vocabulary
 
 Progress = Callable[[str], None]
 

@@ -41,7 +41,7 @@ def test_honest_vs_honest_composed_answer(conn: sqlite3.Connection, question: st
     )
     warnings = " ".join(answer["warnings"])
     assert (
-        "community article in Vietnamese" in warnings
+        "community text in Vietnamese" in warnings
         and "2010" in warnings
         and "not an official" in warnings
     )
@@ -255,7 +255,7 @@ def test_an_unaccented_syllable_that_is_another_word_is_not_expanded(
 
 
 def test_spellings_and_inflections() -> None:
-    from kb.retrieve import _bases, spelled
+    from kb.ask.retrieve import _bases, spelled
 
     assert "cannot draw" in spelled(["can't draw"]) and "can't draw" in spelled(["cannot draw"])
     assert "move" in _bases("moving") and "copy" in _bases("copies")

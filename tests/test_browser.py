@@ -20,7 +20,7 @@ from click.testing import CliRunner
 
 from kb.build import build
 from kb.cli import cli
-from kb.serve import running_site
+from kb.web.serve import running_site
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from run_kb import run_kb
 
+from ingest.text import fold, fts_query, has_diacritics, index_form
 from kb.search import search
-from kb.textsearch import fold, fts_query, has_diacritics, index_form
 
 
 def test_fold_removes_all_vietnamese_marks_including_d() -> None:

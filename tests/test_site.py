@@ -21,15 +21,20 @@ from datasette.utils import tilde_encode
 from datasette.views.base import DatasetteError
 
 import queries
-from kb import pages
 from kb.build import build
 from kb.cli import cli
 from kb.compare import compare as compare_rows
 from kb.db import run
-from kb.serve import ServeError, make_datasette, serve_site
 from kb.variantdiff import variant_diff
-from kb.web_render import rule_html
-from kb.web_views import query
+from kb.web.html import rule_html
+from kb.web.pages import ask as ask_pages
+from kb.web.pages import cards as card_pages
+from kb.web.pages import compare as compare_pages
+from kb.web.pages import history as history_pages
+from kb.web.pages import rules as rule_pages
+from kb.web.pages import timing as timing_pages
+from kb.web.serve import ServeError, make_datasette, serve_site
+from kb.web.views import query
 
 XSS_CORPUS = Path(__file__).parent / "fixtures" / "xss_corpus"
 SCRIPT = "<script>window.__xss=1</script>"
@@ -927,31 +932,31 @@ def test_rule_html_escapes_and_links_only_known_things() -> None:
 def test_page_functions_return_plain_data_without_html(conn: sqlite3.Connection) -> None:
     """kb.pages is a library: plain dicts, JSON-serializable, no markup added."""
     for data in (
-        pages.home(conn),
-        pages.game(conn, "yugioh"),
-        pages.document(conn, "ygo-damage-step"),
-        pages.section(conn, "fow-cr-8.01", "105"),
-        pages.rule(conn, "fow-cr-8.01:105.3a"),
-        pages.search(conn, "damage step"),
-        pages.card(conn, "honest"),
-        pages.card_search(conn, "dd"),
-        pages.timing(conn, "yugioh", "tcg"),
-        pages.timing_index(conn),
-        pages.ask(conn, "honest vs honest"),
-        pages.compare(conn, "fow-basic"),
-        pages.variant_diff(conn, "fow-basic", "fow-basic:objectives-of-the-game.1"),
-        pages.diff(conn, "fow-cr-7.0", "fow-cr-8.01"),
-        pages.history(conn, "314.1"),
+        rule_pages.home(conn),
+        rule_pages.game(conn, "yugioh"),
+        rule_pages.document(conn, "ygo-damage-step"),
+        rule_pages.section(conn, "fow-cr-8.01", "105"),
+        rule_pages.rule(conn, "fow-cr-8.01:105.3a"),
+        rule_pages.search(conn, "damage step"),
+        card_pages.card(conn, "honest"),
+        card_pages.card_search(conn, "dd"),
+        timing_pages.timing(conn, "yugioh", "tcg"),
+        timing_pages.timing_index(conn),
+        ask_pages.ask(conn, "honest vs honest"),
+        compare_pages.compare(conn, "fow-basic"),
+        compare_pages.variant_diff(conn, "fow-basic", "fow-basic:objectives-of-the-game.1"),
+        history_pages.diff(conn, "fow-cr-7.0", "fow-cr-8.01"),
+        history_pages.history(conn, "314.1"),
     ):
         text = json.dumps(data, ensure_ascii=False)
         assert "<p>" not in text and "<a " not in text
-    assert pages.game(conn, "nope") is None
-    assert pages.section(conn, "fow-cr-8.01", "nope") is None
-    assert pages.rule(conn, "nope:1") is None
-    assert pages.card(conn, "nope") is None
-    assert pages.timing(conn, "vanguard", "*") is None
-    assert pages.compare(conn, "nope") is None
-    assert pages.history(conn, "nope") is None
+    assert rule_pages.game(conn, "nope") is None
+    assert rule_pages.section(conn, "fow-cr-8.01", "nope") is None
+    assert rule_pages.rule(conn, "nope:1") is None
+    assert card_pages.card(conn, "nope") is None
+    assert timing_pages.timing(conn, "vanguard", "*") is None
+    assert compare_pages.compare(conn, "nope") is None
+    assert history_pages.history(conn, "nope") is None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ def cards_data() -> dict[str, Any]:
 
 
 def card_id(name: str) -> str:
-    from kb.textsearch import fold
+    from ..text import fold
 
     return re.sub(r"[^a-z0-9]+", "-", fold(name)).strip("-") or "card"
 

@@ -17,9 +17,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from kb.textsearch import CJK_RUN
-
 from ..records import DocumentResult, Section, TimingName, TimingNode, TimingProperty, TimingRule
+from ..text import CJK_RUN
 
 _LABEL = re.compile(r'^"?(Bước phụ|Sub-?step|Substep|Step)\s*\d+"?\s*[:：]\s*', re.IGNORECASE)
 

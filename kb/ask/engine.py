@@ -11,11 +11,12 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from . import datafiles
+from .. import datafiles
+from ..timing import node_path
+from ..vocabulary import load_vocabulary
 from .answer import compose
 from .retrieve import collapse, gather, rank
-from .timing import node_path
-from .understand import load_vocabulary, understand
+from .understand import understand
 
 # A passage must cover at least this share of the question's words to count as a match when
 # the question names no card, moment or term the knowledge base knows.
@@ -104,7 +105,7 @@ def ask_named_game(
     """ask() with ``game`` as a person types it (an id or an alias such as "ygo"), as both
     ``kb ask`` entry points take it; an unknown game raises KbError."""
     if game:
-        from .timing import game_id
+        from ..timing import game_id
 
         game = game_id(conn, game)
     return ask(conn, question, game=game, lang=lang, limit=limit)

@@ -19,13 +19,7 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from .render import authority
-
-LANGUAGE_NAMES = {"en": "English", "vi": "Vietnamese", "zh": "Chinese", "ja": "Japanese"}
-
-
-def language_name(lang: str) -> str:
-    return LANGUAGE_NAMES.get(lang, lang)
+from ..labels import authority, language_name
 
 
 def _q(part: str) -> str:

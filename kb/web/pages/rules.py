@@ -1,20 +1,7 @@
-"""What each page of the website shows, as plain data; the routes render it to HTML or JSON.
+"""Home, game, document, section and rule pages, and full-text search, as plain data.
 
-One function per page. Each takes an open read-only connection (Datasette's, or ``kb.db.connect``)
-and returns a dict, or None when the thing asked for does not exist (the route answers 404).
-There is no HTML here: the templates and ``kb.web_render`` produce it, so the dict a page
-function returns is also that page's JSON, and a test can check a page without a web server.
-
-URLs are part of the data (every dict carries the ``url`` of what it describes) because they
-are stable identifiers: a rule's permalink is ``/rule/<rule id>`` for as long as its id lives.
-
-SQL: reuses the named queries of the ``queries`` package where one fits; the few questions only
-a page asks are in ``_SQL`` below, with named parameters only (user text never enters SQL).
-
-The pages built on a library of their own live next to it, one module per family, and are
-re-exported here so that every page is ``pages.<name>``: cards (kb.web_cards), timing charts
-(kb.web_timing), answers (kb.web_ask), translations side by side (kb.web_compare) and
-versions (kb.web_history). URLs and rule citations shared by all are in kb.web_common.
+One function per page: it takes an open read-only connection and returns a dict (the page's
+JSON, rendered to HTML by a template), or None when the thing asked for does not exist.
 """
 
 from __future__ import annotations
@@ -23,14 +10,12 @@ import json
 import sqlite3
 from typing import Any
 
-from .db import run
-from .lookup import rule_view
-from .render import authority
-from .search import search as ranked_search
-from .web_ask import ASK_LIMIT, ask
-from .web_cards import card, card_links, card_search
-from .web_common import (
-    LANGUAGE_NAMES,
+from ...db import run
+from ...labels import authority
+from ...lookup import rule_view
+from ...search import search as ranked_search
+from ..html import cited_numbers
+from ..urls import (
     anchor,
     ask_url,
     card_search_url,
@@ -39,54 +24,16 @@ from .web_common import (
     document_url,
     game_url,
     history_url,
-    json_url,
     language_name,
     rule_url,
     search_form,
-    search_url,
     section_url,
     timing_url,
 )
-from .web_compare import compare, compare_index, compare_targets, variant_diff
-from .web_history import diff, diff_index, history
-from .web_render import cited_numbers
-from .web_timing import timing, timing_game, timing_index
-from .web_timing import trees as timing_trees
-
-__all__ = [
-    "ASK_LIMIT",
-    "LANGUAGE_NAMES",
-    "anchor",
-    "ask",
-    "card",
-    "card_links",
-    "card_search",
-    "compare",
-    "compare_index",
-    "compare_targets",
-    "diff",
-    "diff_index",
-    "document",
-    "document_url",
-    "game",
-    "game_url",
-    "history",
-    "home",
-    "json_url",
-    "language_name",
-    "rule",
-    "rule_place",
-    "rule_url",
-    "search",
-    "search_form",
-    "search_url",
-    "section",
-    "section_url",
-    "timing",
-    "timing_game",
-    "timing_index",
-    "variant_diff",
-]
+from .cards import card_links
+from .compare import compare_index
+from .history import diff_index
+from .timing import trees as timing_trees
 
 SEARCH_LIMIT = 20
 SEARCH_MAX = 100

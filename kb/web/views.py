@@ -14,16 +14,18 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import unquote
 
-from datasette.app import Datasette
-from datasette.database import Database
 from datasette.utils import sqlite_timelimit, tilde_decode
 from datasette.utils.asgi import Request, Response
 from datasette.views.base import DatasetteError
 
-from .web_common import json_url
+from .urls import json_url
+
+if TYPE_CHECKING:  # datasette.app imports the plugins: importing it here would be circular
+    from datasette.app import Datasette
+    from datasette.database import Database
 
 # The name the knowledge base is published under (/kb, /kb/rules), whatever its file is called.
 DB_NAME = "kb"

@@ -6,6 +6,8 @@ import textwrap
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..labels import authority
+
 WIDTH = 100
 
 
@@ -42,14 +44,6 @@ def wrap(text: str, indent: str = "  ", width: int = WIDTH) -> str:
         or indent
         for p in text.split("\n")
     )
-
-
-def authority(provenance: str) -> str:
-    return {
-        "official": "official rules text",
-        "community": "community text, not official",
-        "machine": "machine translation, not official",
-    }.get(provenance, "unknown provenance")
 
 
 def citation(hit: dict[str, Any]) -> str:

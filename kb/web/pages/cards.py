@@ -13,8 +13,8 @@ import json
 import sqlite3
 from typing import Any
 
-from .cards import card_view, find_card
-from .web_common import (
+from ...cards import card_view, find_card
+from ..urls import (
     card_search_url,
     card_url,
     game_url,

@@ -14,8 +14,8 @@ from typing import Any
 
 import click
 
-from .db import ENV_DB, KbError, connect, default_db_path
-from .entry import MAX_ASK_LIMIT
+from ..ask.limits import MAX_ASK_LIMIT
+from ..db import ENV_DB, KbError, connect, default_db_path
 
 
 def _db_option(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -78,29 +78,31 @@ def cli() -> None:
 @click.option(
     "--corpus",
     type=click.Path(file_okay=False, path_type=Path),
-    default=Path("corpus"),
-    show_default=True,
-    help="Folder of rule documents, with an optional sources.toml manifest.",
+    default=None,
+    help="Folder of rule documents, with an optional sources.toml manifest "
+    "[default: the corpus bundled with kb].",
 )
 @data_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
-def build(corpus: Path, db_path: Path | None, as_json: bool, quiet: bool) -> None:
+def build(corpus: Path | None, db_path: Path | None, as_json: bool, quiet: bool) -> None:
     """Build the knowledge base from a corpus folder.
 
     Example: kb build --corpus corpus/ --db kb.sqlite
     """
     from ingest.errors import IngestError
 
+    from ..build import build as run_build
     from . import render
-    from .build import build as run_build
 
     def progress(message: str) -> None:
         if not quiet:
             click.echo(f"  … {message}", err=True)
 
+    from ..paths import bundled_corpus
+
     target = db_path or default_db_path()
     try:
-        summary = run_build(corpus, target, progress)
+        summary = run_build(corpus or bundled_corpus(), target, progress)
     except IngestError as exc:
         raise click.ClickException(f"{exc} (nothing written; {target} is unchanged)") from None
     except OSError as exc:
@@ -142,8 +144,8 @@ def stats(db_path: Path | None, as_json: bool) -> None:
 
     Example: kb stats --json
     """
+    from ..lookup import stats as get_stats
     from . import render
-    from .lookup import stats as get_stats
 
     with _open(db_path) as conn:
         data = get_stats(conn)
@@ -173,8 +175,8 @@ def show(rule_id: str, db_path: Path | None, as_json: bool) -> None:
     RULE_ID is a full id (fow-cr-8.01:103.4) or a rule number (103.4) to see it in every
     document that has it. Example: kb show 105.3a
     """
+    from ..lookup import show as show_rules
     from . import render
-    from .lookup import show as show_rules
 
     views = _fetch(db_path, show_rules, rule_id)
     _emit(views, as_json, lambda vs: "\n\n".join(render.rule(v) for v in vs))
@@ -193,8 +195,8 @@ def search(
 
     Accents are optional: "buoc thiet hai" finds "Bước Thiệt hại". Example: kb search 闪电
     """
+    from ..search import search as run_search
     from . import render
-    from .search import search as run_search
 
     with _open(db_path) as conn:
         hits = run_search(conn, text, game=game, lang=lang, limit=limit)
@@ -226,8 +228,8 @@ def ask(
     Typos, missing accents, Vietnamese and Chinese are fine. Exit status 1 when nothing
     matches with confidence. Example: kb ask "honest vs honest"
     """
+    from ..ask import ask_named_game as run_ask
     from . import render
-    from .ask import ask_named_game as run_ask
 
     result = _fetch(db_path, run_ask, question, game=game, lang=lang, limit=limit)
     click.echo(render.ask_output(result, as_json))
@@ -244,8 +246,8 @@ def timing(game: str, ruleset: str, db_path: Path | None, as_json: bool) -> None
 
     GAME is an id or alias (yugioh, ygo, fow, vanguard). Example: kb timing yugioh --ruleset tcg
     """
+    from ..timing import timing_tree
     from . import render
-    from .timing import timing_tree
 
     _emit(_fetch(db_path, timing_tree, game, ruleset), as_json, render.timing)
 
@@ -259,8 +261,8 @@ def card(name: str, game: str, db_path: Path | None, as_json: bool) -> None:
 
     Exact names and aliases win over fuzzy matches. Example: kb card honest
     """
+    from ..cards import card_view, find_card
     from . import render
-    from .cards import card_view, find_card
 
     with _open(db_path) as conn:
         match = find_card(conn, name, game=game)
@@ -296,8 +298,8 @@ def terms(term: str, db_path: Path | None, as_json: bool) -> None:
 
     TERM is a term id, English term or any rendering (cộng hưởng). Example: kb terms resonator
     """
+    from ..terms import terms as get_terms
     from . import render
-    from .terms import terms as get_terms
 
     _emit(_fetch(db_path, get_terms, term), as_json, render.terms)
 
@@ -313,8 +315,8 @@ def compare(document: str, variants: str, db_path: Path | None, as_json: bool) -
 
     DOCUMENT is a document id or file name (fow-basic, 000). Example: kb compare 000
     """
+    from ..compare import compare as run_compare
     from . import render
-    from .compare import compare as run_compare
 
     wanted = [v.strip() for v in variants.split(",") if v.strip() and v.strip() != "en"]
     _emit(_fetch(db_path, run_compare, document, wanted), as_json, render.compare)
@@ -336,7 +338,7 @@ def variant_diff(
     """
     from dataclasses import asdict
 
-    from . import variantdiff
+    from .. import variantdiff
 
     diff = _fetch(db_path, variantdiff.variant_diff, rule_id, left, right)
     if as_json:
@@ -361,7 +363,7 @@ def export(what: str, out: Path | None, pair: str, db_path: Path | None) -> None
 
     Example: kb export tmx --pair en-vi --out fow-en-vi.tmx
     """
-    from . import export as exporter
+    from .. import export as exporter
 
     with _open(db_path) as conn:
         if what == "tmx":
@@ -395,7 +397,8 @@ def diff(old: str, new: str, kinds: tuple[str, ...], db_path: Path | None, as_js
 
     OLD and NEW are document ids or versions. Example: kb diff fow-cr-7.0 fow-cr-8.01
     """
-    from . import history, render
+    from .. import history
+    from . import render
 
     def changes(conn: Any) -> dict[str, Any]:
         old_id, new_id = history.find_document(conn, old), history.find_document(conn, new)
@@ -423,7 +426,7 @@ def history(rule: str, game: str, db_path: Path | None, as_json: bool) -> None:
 
     RULE is a rule number (103.4) or id (fow-cr-7.0:314.1). Example: kb history 314.1
     """
-    from . import history as hist
+    from .. import history as hist
     from . import render
 
     _emit(_fetch(db_path, hist.rule_history, rule, game), as_json, render.rule_history)
@@ -441,7 +444,7 @@ def serve(db_path: Path | None, port: int, host: str, get_path: str | None) -> N
 
     Example: kb serve --port 8001, then open http://127.0.0.1:8001/
     """
-    from .serve import ServeError, serve_site
+    from ..web.serve import ServeError, serve_site
 
     try:
         serve_site(db_path or default_db_path(), host=host, port=port, get_path=get_path)

@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from .db import kb_match, run
-from .textsearch import CJK_RUN, cjk_bigrams, fold, words
+from ingest.text import CJK_RUN, cjk_bigrams, fold, words
+
+from ..db import kb_match, run
 from .understand import Understood, query_data, stopwords, typed_spans
 
 # How many candidates each list contributes, and the reciprocal-rank constant.

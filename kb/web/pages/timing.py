@@ -13,9 +13,9 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from .db import KbError
-from .timing import game_id, node_rules, timing_tree
-from .web_common import (
+from ...db import KbError
+from ...timing import game_id, node_rules, timing_tree
+from ..urls import (
     anchor,
     game_url,
     language_name,

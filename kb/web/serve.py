@@ -1,12 +1,10 @@
 """``kb serve``: the knowledge base as a website, on Datasette (pinned in pyproject.toml).
 
 The database is opened immutable (Datasette's ``-i``): nothing can write to it, and Datasette
-counts its tables once instead of on every page. ``site/`` is Datasette's configuration
-directory: metadata.yaml, settings.json, templates/, static/ and plugins/ (the routes of the
-rules pages, their template variables, the ``kb_match`` SQL function and the canned queries
-made from queries/*.sql).
+counts its tables once instead of on every page. The pages come from the kb.web plugin;
+``site/`` holds only Datasette's configuration (metadata.yaml, settings.json).
 
-The database is always published as ``/kb`` (see kb.web_views.DB_NAME), whatever its file is
+The database is always published as ``/kb`` (see kb.web.views.DB_NAME), whatever its file is
 called, so Datasette's own URLs (/kb/rules, /kb/search) and metadata.yaml stay stable.
 """
 
@@ -14,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import errno
-import json
 import socket
 import subprocess
 import sys
@@ -27,13 +24,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .db import KbError, connect
-from .web_views import DB_NAME
+from ..db import KbError, connect
+from .site_config import ConfigError, site_settings
+from .views import DB_NAME
 
 if TYPE_CHECKING:
     from datasette.app import Datasette
-
-SITE_DIR = Path(__file__).resolve().parent.parent / "site"
 
 
 class ServeError(Exception):
@@ -50,22 +46,9 @@ def check_database(db_path: Path | str) -> Path:
     return path
 
 
-def site_settings(**overrides: Any) -> dict[str, Any]:
-    """site/settings.json, with ``overrides`` (tests and the load check adjust a few)."""
-    from datasette.app import DEFAULT_SETTINGS
-
-    settings = {
-        **json.loads((SITE_DIR / "settings.json").read_text(encoding="utf-8")),
-        **overrides,
-    }
-    unknown = sorted(set(settings) - set(DEFAULT_SETTINGS))
-    if unknown:
-        raise ServeError(f"unknown Datasette setting(s): {', '.join(unknown)}")
-    return settings
-
-
 def make_datasette(db_path: Path | str, **settings: Any) -> Datasette:
-    """A Datasette instance for the website: ``db_path`` immutable as ``kb``, config from site/.
+    """A Datasette instance for the website: ``db_path`` immutable as ``kb``, settings from
+    site/settings.json, the kb.web plugin registered.
 
     Used by ``kb serve``, the page tests (``make_datasette(path).client.get("/")``) and the
     load check, so all three see the same site.
@@ -73,14 +56,28 @@ def make_datasette(db_path: Path | str, **settings: Any) -> Datasette:
     from datasette.app import Datasette
     from datasette.database import Database
 
-    if not (SITE_DIR / "settings.json").is_file():
-        raise ServeError(f"{SITE_DIR}: the site configuration directory is missing")
-    ds = Datasette(config_dir=SITE_DIR, settings=site_settings(**settings))
+    _register_plugin()
+    try:
+        config = site_settings(**settings)
+    except ConfigError as exc:
+        raise ServeError(str(exc)) from None
+    ds = Datasette(settings=config)
     # With no file given, Datasette adds an empty in-memory database; the site has only one.
     if "_memory" in ds.databases:
         ds.remove_database("_memory")
     ds.add_database(Database(ds, path=str(Path(db_path).resolve()), is_mutable=False), DB_NAME)
     return ds
+
+
+def _register_plugin() -> None:
+    """The plugin is registered by its entry point when the package is installed; from a
+    checkout that is not installed, register it here."""
+    from datasette.plugins import pm
+
+    import kb.web
+
+    if not pm.is_registered(kb.web):
+        pm.register(kb.web, "kb")
 
 
 def _check_port(host: str, port: int) -> None:

@@ -14,8 +14,8 @@ import re
 import sqlite3
 from typing import Any
 
-from .ask import ask as ask_question
-from .web_common import (
+from ...ask import ask as ask_question
+from ..urls import (
     ask_url,
     card_search_url,
     card_url,

@@ -12,17 +12,25 @@ import json
 import sqlite3
 from typing import Any
 
-from .db import KbError
-from .history import KINDS, changes, compared_pairs, find_document, rule_history, summary, word_diff
-from .render import authority
-from .web_common import (
+from ...db import KbError
+from ...history import (
+    KINDS,
+    changes,
+    compared_pairs,
+    find_document,
+    rule_history,
+    summary,
+    word_diff,
+)
+from ...labels import authority
+from ..html import wdiff_segments
+from ..urls import (
     diff_url,
     document_url,
     history_url,
     rule_sources,
     unknown_rule,
 )
-from .web_render import wdiff_segments
 
 # What ``kb diff`` lists when no kind is asked for.
 DEFAULT_KINDS = tuple(k for k in KINDS if k != "unchanged")

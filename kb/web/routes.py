@@ -1,8 +1,7 @@
-"""Routes of the rules pages. Datasette loads this file itself (site/ is not a package).
+"""Routes of the rules pages (registered by the plugin, kb.web.hooks).
 
-The pattern, for every page: one route function here, one template in site/templates/, one
-function in kb/pages.py that returns the page's data as a dict (pages built on a library of
-their own are written in a kb/web_<family>.py module and re-exported by kb.pages). The same
+The pattern, for every page: one route function here, one template in kb/web/templates/, one
+function in a kb/web/pages/ module that returns the page's data as a dict. The same
 URL with ``.json`` after its last path segment answers that dict as JSON (the ``format`` group
 of each pattern).
 Route patterns are tried before Datasette's own, so the prefixes below (/g, /doc, /rule,
@@ -17,18 +16,24 @@ HTML reaches the template only, never the JSON. Pages reached by a name rather t
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
-from datasette import hookimpl
-from datasette.app import Datasette
 from datasette.utils.asgi import NotFound, Request, Response
 
-from kb import pages
-from kb.db import KbError
-from kb.web_common import diff_url, history_url, json_url
-from kb.web_render import card_names, rules_html
-from kb.web_views import arg, int_arg, query, render, wants_json
+from ..db import KbError
+from .html import card_names, rules_html
+from .pages import ask as ask_pages
+from .pages import cards as card_pages
+from .pages import compare as compare_pages
+from .pages import history as history_pages
+from .pages import rules as rule_pages
+from .pages import timing as timing_pages
+from .urls import diff_url, history_url, json_url
+from .views import arg, int_arg, query, render, wants_json
+
+if TYPE_CHECKING:  # datasette.app imports the plugins: importing it here would be circular
+    from datasette.app import Datasette
 
 # Optional ".json" after the last path segment. Ids may contain dots (fow-cr-8.01), so the part
 # before it is matched lazily.
@@ -40,19 +45,19 @@ Rendered = tuple[dict[str, Any] | None, dict[str, Any]]
 
 
 async def home(datasette: Datasette, request: Request) -> Response:
-    data = await query(datasette, pages.home)
+    data = await query(datasette, rule_pages.home)
     return await render(datasette, request, "kb_home.html", data)
 
 
 async def game(datasette: Datasette, request: Request) -> Response:
-    data = await query(datasette, pages.game, arg(request, "game"))
+    data = await query(datasette, rule_pages.game, arg(request, "game"))
     if data is None:
         raise NotFound(f"No game {arg(request, 'game')!r} in the knowledge base")
     return await render(datasette, request, "kb_game.html", data)
 
 
 async def document(datasette: Datasette, request: Request) -> Response:
-    data = await query(datasette, pages.document, arg(request, "document"))
+    data = await query(datasette, rule_pages.document, arg(request, "document"))
     if data is None:
         raise NotFound(f"No document {arg(request, 'document')!r} in the knowledge base")
     return await render(datasette, request, "kb_document.html", data)
@@ -60,7 +65,7 @@ async def document(datasette: Datasette, request: Request) -> Response:
 
 def _section_page(conn: sqlite3.Connection, document: str, slug: str, as_json: bool) -> Rendered:
     """The section's data, and (for HTML) its rules rendered, in the SQL thread."""
-    data = pages.section(conn, document, slug)
+    data = rule_pages.section(conn, document, slug)
     if data is None or as_json:
         return data, {}
     cards = card_names(data["cards"])
@@ -78,7 +83,7 @@ async def section(datasette: Datasette, request: Request) -> Response:
 async def rule(datasette: Datasette, request: Request) -> Response:
     """A rule's permalink: redirects to its place on its section page (JSON: the rule)."""
     ref = arg(request, "rule_id")
-    data = await query(datasette, pages.rule, ref)
+    data = await query(datasette, rule_pages.rule, ref)
     if data is None:
         raise NotFound(f"No rule with id or number {ref!r}")
     if data["place"] and not wants_json(request):
@@ -90,11 +95,11 @@ async def search(datasette: Datasette, request: Request) -> Response:
     args = request.args
     data = await query(
         datasette,
-        pages.search,
+        rule_pages.search,
         args.get("q") or "",
         game=args.get("game") or "",
         lang=args.get("lang") or "",
-        limit=int_arg(request, "limit", pages.SEARCH_LIMIT),
+        limit=int_arg(request, "limit", rule_pages.SEARCH_LIMIT),
     )
     html = {"rule_html": rules_html(data["hits"])} if not wants_json(request) else {}
     return await render(datasette, request, "kb_search.html", data, html=html)
@@ -113,7 +118,7 @@ def redirect(request: Request, url: str) -> Response:
 
 
 def _card_page(conn: sqlite3.Connection, card_id: str, as_json: bool) -> Rendered:
-    data = pages.card(conn, card_id)
+    data = card_pages.card(conn, card_id)
     if data is None or as_json:
         return data, {}
     rulings = [r for g in data["rulings_by_timing"] for r in g["rulings"]]
@@ -132,7 +137,7 @@ async def card(datasette: Datasette, request: Request) -> Response:
 async def card_search(datasette: Datasette, request: Request) -> Response:
     """The card lookup: one card meant -> its page; several close -> the choices; none -> 404."""
     q, game = request.args.get("q") or "", request.args.get("game") or ""
-    data = await query(datasette, pages.card_search, q, game)
+    data = await query(datasette, card_pages.card_search, q, game)
     match = data["card"]
     if match and not wants_json(request):
         return redirect(
@@ -147,11 +152,11 @@ async def card_search(datasette: Datasette, request: Request) -> Response:
 
 
 def _timing_page(conn: sqlite3.Connection, game: str, ruleset: str, as_json: bool) -> Rendered:
-    data = pages.timing(conn, game, ruleset)
+    data = timing_pages.timing(conn, game, ruleset)
     if data is None or as_json:
         return data, {}
     rules = [r for m in data["moments"] for r in m["rules"]]
-    cards = card_names(pages.card_links(conn, [r["id"] for r in rules]))
+    cards = card_names(card_pages.card_links(conn, [r["id"] for r in rules]))
     return data, {"rule_html": rules_html(rules, cards=cards)}
 
 
@@ -166,7 +171,7 @@ async def _chart(datasette: Datasette, request: Request, game: str, ruleset: str
 
 
 async def timing_index(datasette: Datasette, request: Request) -> Response:
-    data = await query(datasette, pages.timing_index)
+    data = await query(datasette, timing_pages.timing_index)
     return await render(datasette, request, "kb_timing_index.html", data)
 
 
@@ -174,7 +179,7 @@ async def timing_game(datasette: Datasette, request: Request) -> Response:
     """A game's charts: its only chart when it has one for every format (Force of Will), else
     the list of its rulesets, or a page saying the corpus describes no timing (Vanguard)."""
     game = arg(request, "game")
-    data = await query(datasette, pages.timing_game, game)
+    data = await query(datasette, timing_pages.timing_game, game)
     if data is None:
         raise NotFound(f"No game {game!r} in the knowledge base")
     only = data["trees"][0] if len(data["trees"]) == 1 else None
@@ -196,11 +201,11 @@ async def timing(datasette: Datasette, request: Request) -> Response:
 def _ask_page(
     conn: sqlite3.Connection, q: str, game: str, lang: str, limit: int, as_json: bool
 ) -> Rendered:
-    data = pages.ask(conn, q, game=game, lang=lang, limit=limit)
+    data = ask_pages.ask(conn, q, game=game, lang=lang, limit=limit)
     if as_json:
         return data, {}
     shown = data["hits"] + [h["shown_translation"] for h in data["hits"] if h["shown_translation"]]
-    cards = card_names(pages.card_links(conn, [r["id"] for r in shown]))
+    cards = card_names(card_pages.card_links(conn, [r["id"] for r in shown]))
     return data, {"rule_html": rules_html(shown, cards=cards)}
 
 
@@ -212,7 +217,7 @@ async def ask(datasette: Datasette, request: Request) -> Response:
         args.get("q") or "",
         args.get("game") or "",
         args.get("lang") or "",
-        int_arg(request, "limit", pages.ASK_LIMIT),
+        int_arg(request, "limit", ask_pages.ASK_LIMIT),
         wants_json(request),
     )
     return await render(datasette, request, "kb_ask.html", data, html=html)
@@ -223,14 +228,14 @@ async def ask(datasette: Datasette, request: Request) -> Response:
 
 
 async def compare_index(datasette: Datasette, request: Request) -> Response:
-    data = await query(datasette, pages.compare_index)
+    data = await query(datasette, compare_pages.compare_index)
     return await render(datasette, request, "kb_compare_index.html", data)
 
 
 def _compare_page(
     conn: sqlite3.Connection, ref: str, variants: list[str], as_json: bool
 ) -> Rendered:
-    data = pages.compare(conn, ref, variants)
+    data = compare_pages.compare(conn, ref, variants)
     if data is None or as_json:
         return data, {}
     shown = [r for row in data["rows"] for r in (row["source"] or [])]
@@ -254,7 +259,7 @@ async def variant_diff(datasette: Datasette, request: Request) -> Response:
     document, rule_id = arg(request, "document"), arg(request, "rule_id")
     left, right = request.args.get("left") or "", request.args.get("right") or ""
     try:
-        data = await query(datasette, pages.variant_diff, document, rule_id, left, right)
+        data = await query(datasette, compare_pages.variant_diff, document, rule_id, left, right)
     except KbError as exc:
         raise NotFound(str(exc)) from None
     return await render(datasette, request, "kb_variant_diff.html", data)
@@ -265,7 +270,7 @@ async def variant_diff(datasette: Datasette, request: Request) -> Response:
 
 
 async def diff_index(datasette: Datasette, request: Request) -> Response:
-    data = await query(datasette, pages.diff_index)
+    data = await query(datasette, history_pages.diff_index)
     return await render(datasette, request, "kb_diff_index.html", data)
 
 
@@ -273,7 +278,7 @@ async def diff(datasette: Datasette, request: Request) -> Response:
     old, new = arg(request, "old"), arg(request, "new")
     kinds = [k for k in request.args.getlist("kind") if k]
     try:
-        data = await query(datasette, pages.diff, old, new, kinds)
+        data = await query(datasette, history_pages.diff, old, new, kinds)
     except KbError as exc:
         raise NotFound(str(exc)) from None
     if (data["old"]["id"], data["new"]["id"]) != (old, new):  # versions given: ids instead
@@ -286,14 +291,14 @@ async def history(datasette: Datasette, request: Request) -> Response:
     if not ref:  # the form on /diff, or no rule at all: back to the form
         q = (request.args.get("q") or "").strip()
         return redirect(request, history_url(q) if q else diff_url())
-    data = await query(datasette, pages.history, ref)
+    data = await query(datasette, history_pages.history, ref)
     if data is None:
         raise NotFound(f"No rule {ref!r} in a document with several versions")
     return await render(datasette, request, "kb_history.html", data)
 
 
-@hookimpl
-def register_routes(datasette: Datasette) -> list[tuple[str, object]]:
+def routes() -> list[tuple[str, Any]]:
+    """(path pattern, view) of every rules page, for Datasette's register_routes hook."""
     return [
         (r"^/" + JSON, home),
         (rf"^/g/(?P<game>{PART})" + JSON, game),

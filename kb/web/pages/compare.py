@@ -14,13 +14,13 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from .compare import compare as compare_rows
-from .compare import resolve_document
-from .db import KbError
-from .render import authority
-from .variantdiff import diff_words, render_segments
-from .variantdiff import variant_diff as diff_variants
-from .web_common import (
+from ...compare import compare as compare_rows
+from ...compare import resolve_document
+from ...db import KbError
+from ...labels import authority
+from ...variantdiff import diff_words, render_segments
+from ...variantdiff import variant_diff as diff_variants
+from ..urls import (
     anchor,
     cite,
     compare_url,

@@ -13,8 +13,9 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from ..ask.limits import MAX_ASK_LIMIT
+
 _VALUE_OPTIONS = {"--db": "db", "--game": "game", "--lang": "lang", "--limit": "limit"}
-MAX_ASK_LIMIT = 50  # most passages kb ask shows; kb.cli uses the same bound
 
 
 def parse_ask(argv: list[str]) -> dict[str, Any] | None:
@@ -61,8 +62,8 @@ def _ask(opts: dict[str, Any]) -> int | None:
     """Answer; None when a problem needs click's error message."""
     from pathlib import Path
 
-    from .ask import ask_named_game
-    from .db import KbError, connect, default_db_path
+    from ..ask import ask_named_game
+    from ..db import KbError, connect, default_db_path
     from .render import ask_output
 
     try:
@@ -92,6 +93,6 @@ def main() -> None:
     status = _ask(opts) if opts is not None else None
     if status is not None:
         sys.exit(status)
-    from .cli import main as cli_main
+    from . import main as cli_main
 
     cli_main()

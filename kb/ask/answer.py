@@ -21,17 +21,12 @@ import sqlite3
 from functools import cache
 from typing import Any
 
-from . import datafiles
-from .textsearch import CJK_RUN, fold
-from .timing import node_path
-from .understand import Understood, query_data
+from ingest.text import CJK_RUN, fold
 
-_AUTHORITY = {
-    "official": "official rules text",
-    "community": "community article",
-    "machine": "machine translation",
-}
-_LANG = {"en": "English", "vi": "Vietnamese", "zh": "Chinese", "ja": "Japanese"}
+from .. import datafiles
+from ..labels import authority, authority_noun, language_name
+from ..timing import node_path
+from .understand import Understood, query_data
 
 
 def _ruling_data() -> dict[str, Any]:
@@ -85,7 +80,7 @@ def _source(conn: sqlite3.Connection, rule_id: str) -> dict[str, Any]:
         "lang": r["lang"],
         "era": r["era"],
         "provenance": r["provenance"],
-        "authority": _AUTHORITY.get(r["provenance"], "unknown provenance"),
+        "authority": authority(r["provenance"]),
         "file": r["file"],
         "line": r["line_start"],
     }
@@ -98,8 +93,8 @@ def _warnings(
     for s in {(s["provenance"], s["era"], s["lang"], s["document"]): s for s in sources}.values():
         if s["provenance"] != "official":
             out.append(
-                f"{s['document']} is a {_AUTHORITY.get(s['provenance'], 'text')} in "
-                f"{_LANG.get(s['lang'], s['lang'])} ({s['era']}), not an official ruling."
+                f"{s['document']} is a {authority_noun(s['provenance'])} in "
+                f"{language_name(s['lang'])} ({s['era']}), not an official ruling."
             )
     for card_id in dict.fromkeys(card_ids):
         notes = _rows(conn, "SELECT name, notes FROM cards WHERE id = ?", card_id)

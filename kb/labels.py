@@ -1,0 +1,35 @@
+"""Labels for codes (languages, provenance), read from kb/data/labels.toml.
+
+One place for the words a reader sees, shared by the CLI, composed answers and the website.
+On the ``kb ask`` path: standard library only (the parsed file comes from the database's copy
+when it is current, see kb.datafiles).
+"""
+
+from __future__ import annotations
+
+from . import datafiles
+
+
+def _labels() -> dict[str, dict[str, str]]:
+    return datafiles.load("labels")
+
+
+def language_name(lang: str) -> str:
+    """ "vi" -> "Vietnamese"; an unknown code is shown as it is."""
+    return _labels()["languages"].get(lang, lang)
+
+
+def language_names() -> dict[str, str]:
+    return dict(_labels()["languages"])
+
+
+def authority(provenance: str) -> str:
+    """What a text is: "official rules text", "machine translation, not official"..."""
+    labels = _labels()["provenance"]
+    return labels.get(provenance, labels["unknown"])
+
+
+def authority_noun(provenance: str) -> str:
+    """The same as a noun: "a <noun> in Vietnamese"."""
+    nouns = _labels()["provenance_noun"]
+    return nouns.get(provenance, nouns["unknown"])

@@ -1,0 +1,101 @@
+"""The vocabulary ``kb ask`` matches questions against: games, card names, timing names and
+glossary terms, with their match keys already folded.
+
+``kb build`` precomputes it into the ``meta`` table (folding hundreds of names on every
+question would cost more than the search itself); ``kb ask`` loads it from there. Standard
+library and ``ingest.text`` only: the store writes it without importing the ask engine.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any
+
+from ingest.text import fold, words
+
+from .cards import normalize_name
+
+
+@dataclass
+class Vocabulary:
+    """Everything names can be matched against, with match keys already folded."""
+
+    games: dict[str, list[str]]  # game id -> folded aliases
+    cards: list[dict[str, Any]]  # card_aliases rows with "key" (normalized alias)
+    timing: list[dict[str, Any]]  # {"node", "tree", "game", "key", "text"}
+    terms: list[dict[str, Any]]  # {"term", "game", "key", "text", "en"}
+    game_rules: dict[str, int] = field(default_factory=dict)  # game id -> rules of the game
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "cards": self.cards,
+            "timing": self.timing,
+            "terms": self.terms,
+            "game_rules": self.game_rules,
+        }
+
+
+# The meta row holding the vocabulary, precomputed by ``kb build`` (folding hundreds of names
+# on every question would cost more than the search itself).
+VOCABULARY_KEY = "ask_vocabulary"
+
+
+def load_vocabulary(conn: sqlite3.Connection) -> Vocabulary:
+    """The precomputed vocabulary of the database, or computed now for a database without it."""
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = ?", (VOCABULARY_KEY,)).fetchone()
+    except sqlite3.OperationalError:
+        row = None
+    if row is not None:
+        return Vocabulary(**json.loads(row[0]))
+    return compute_vocabulary(conn)
+
+
+def _phrase_rows(conn: sqlite3.Connection, sql: str) -> list[dict[str, Any]]:
+    """Rows with a ``text`` column, each with its match key: the text's folded words."""
+    return [{**dict(row), "key": " ".join(words(fold(row["text"])))} for row in conn.execute(sql)]
+
+
+def compute_vocabulary(conn: sqlite3.Connection) -> Vocabulary:
+    games = {
+        row["id"]: sorted(
+            {fold(a) for a in [row["id"], row["name"], *json.loads(row["aliases"])]}, key=len
+        )
+        for row in conn.execute("SELECT id, name, aliases FROM games ORDER BY id")
+    }
+    cards = [
+        {**dict(row), "key": normalize_name(row["alias"])}
+        for row in conn.execute(
+            "SELECT a.alias, a.card, a.lang, a.kind, c.name, c.game, c.kind AS card_kind "
+            "FROM card_aliases a JOIN cards c ON c.id = a.card ORDER BY a.id"
+        )
+    ]
+    timing = _phrase_rows(
+        conn,
+        "SELECT n.id AS node, n.tree, n.game, n.en AS text FROM timing_nodes n "
+        "UNION SELECT m.node, n.tree, n.game, m.text FROM timing_names m JOIN timing_nodes n "
+        "ON n.id = m.node ORDER BY 1, 4",
+    )
+    terms = _phrase_rows(
+        conn,
+        "SELECT t.id AS term, t.game, t.en, j.value AS text FROM terms t, json_each(t.forms) j "
+        "UNION SELECT t.id AS term, t.game, t.en, t.en AS text FROM terms t "
+        "UNION SELECT r.term, t.game, t.en, r.text FROM term_renderings r JOIN terms t ON "
+        "t.id = r.term ORDER BY 1, 4",
+    )
+    return Vocabulary(games, cards, timing, terms, game_rule_counts(conn))
+
+
+def game_rule_counts(conn: sqlite3.Connection) -> dict[str, int]:
+    """How many rules each game has (stored in the vocabulary: a full count per question
+    would cost on a large corpus)."""
+    return dict(conn.execute("SELECT game, count(*) FROM rules GROUP BY game").fetchall())
+
+
+def store_vocabulary(conn: sqlite3.Connection) -> None:
+    """Precompute the vocabulary into ``meta`` (called by ``kb build`` on the new database)."""
+    value = json.dumps(compute_vocabulary(conn).as_json(), ensure_ascii=False)
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (VOCABULARY_KEY, value))

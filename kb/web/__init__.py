@@ -1,0 +1,22 @@
+"""The rules website: a Datasette plugin (hooks in kb.web.hooks, routes in kb.web.routes,
+page data in kb.web.pages, templates and static files as package data).
+
+The package is the plugin Datasette registers through the ``datasette`` entry point, so its
+hook functions are importable from here.
+"""
+
+from .hooks import (
+    canned_queries,
+    extra_template_vars,
+    get_metadata,
+    prepare_connection,
+    register_routes,
+)
+
+__all__ = [
+    "canned_queries",
+    "extra_template_vars",
+    "get_metadata",
+    "prepare_connection",
+    "register_routes",
+]
