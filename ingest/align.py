@@ -29,10 +29,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .checks import check_links, fold_word, glossary_forms, term_ids
+from .checks import check_links, glossary_forms, term_ids
 from .glossary import Glossary, Rendering
 from .records import Check, DocumentResult, Link
 from .sentences import split_sentences
+from .text import plural_key
 
 # Bead shapes (source units, target units) the aligner considers, with the prior probability
 # of each for the first pass (the second pass uses the frequencies of the first). Rules of the
@@ -118,7 +119,7 @@ def _anchors(text: str, glossary: Glossary, forms: list[Rendering]) -> Counter[s
     found.update("n:" + n.replace(",", ".") for n in _NUMBER.findall(text))
     found.update("p:" + m.replace(" ", "") for m in _MARK.findall(text))
     found.update("t:" + t for t in term_ids(glossary, text, forms))
-    found.update("w:" + w for w in map(fold_word, _WORD.findall(text)) if len(w) > 1)
+    found.update("w:" + w for w in map(plural_key, _WORD.findall(text)) if len(w) > 1)
     return found
 
 

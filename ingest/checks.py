@@ -34,6 +34,7 @@ from importlib import resources
 
 from .glossary import Glossary, Rendering
 from .records import Check, DocumentResult, Link, Rule
+from .text import plural_key
 
 DETAIL_QUOTE = 60
 """Characters of a rule quoted in a finding's detail."""
@@ -96,12 +97,6 @@ class _Corpus:
 def quote(text: str) -> str:
     text = " ".join(text.split())
     return f'"{text[: DETAIL_QUOTE - 1]}…"' if len(text) > DETAIL_QUOTE else f'"{text}"'
-
-
-def fold_word(word: str) -> str:
-    """Case-folded word without a plural ``s``: "Spells" and "spell" are the same word."""
-    word = word.lower().replace("’", "'")
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 def numbers(text: str) -> Counter[str]:
@@ -213,7 +208,7 @@ def check_numbers(corpus: _Corpus, links: list[Link]) -> list[Check]:
 
 def _quoted_words(text: str) -> set[str]:
     quoted = (m.group(1) if m.group(1) is not None else m.group(2) for m in _QUOTED.finditer(text))
-    return {fold_word(w) for q in quoted for w in _WORD.findall(q)}
+    return {plural_key(w) for q in quoted for w in _WORD.findall(q)}
 
 
 def _phrases(text: str, spans: list[tuple[int, int]]) -> list[str]:
@@ -248,7 +243,7 @@ class _SourceWords:
         for m in _WORD.finditer(text):
             word = m.group()
             total += 1
-            folded = fold_word(word)
+            folded = plural_key(word)
             if not word.isascii() or folded not in self.words:
                 continue
             from_source += 1
@@ -273,7 +268,7 @@ def check_untranslated(corpus: _Corpus, links: list[Link]) -> list[Check]:
             continue
         source_text = corpus.text(link.source_ids)
         scanner = _SourceWords(
-            words={fold_word(w) for w in _WORD.findall(source_text)},
+            words={plural_key(w) for w in _WORD.findall(source_text)},
             exempt=_quoted_words(source_text),
             native=corpus.data.native_words.get(corpus.lang[link.target_document], frozenset()),
             keep=corpus.data.keep,

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from .records import Block, Duplicate, Line
+from .text import squash_spaces
 
 # Source lines shorter than this are never treated as a glued copy of others.
 _MIN_GLUED = 120
@@ -28,10 +29,6 @@ _NEIGHBOUR_COVERED = 0.85
 _MIN_TOC = 5
 _TOC_RECUR = 0.6
 _SPACE = re.compile(r"\s+")
-
-
-def _norm(text: str) -> str:
-    return _SPACE.sub(" ", text).strip()
 
 
 def _covered_share(text: str, pieces: list[tuple[int, str]]) -> tuple[float, list[int]]:
@@ -57,7 +54,7 @@ def _source_lines(lines: list[Line]) -> dict[int, str]:
     joined: dict[int, list[str]] = {}
     for line in lines:
         joined.setdefault(line.no, []).append(line.text)
-    return {no: _norm(" ".join(parts)) for no, parts in joined.items()}
+    return {no: squash_spaces(" ".join(parts)) for no, parts in joined.items()}
 
 
 def dedupe_lines(document: str, lines: list[Line]) -> tuple[list[Line], list[Duplicate]]:

@@ -8,15 +8,9 @@ statistical detector would add a model download or a large dependency for no gai
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import dataclass
 
-_VI_ONLY = set("ăâđêôơưĂÂĐÊÔƠƯ")
-_TONES = {"\u0300", "\u0301", "\u0303", "\u0309", "\u0323"}
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_KANA = re.compile(r"[\u3040-\u30ff]")
-_WORD = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[^\W\d_]+", re.UNICODE)
+from .text import HAN, KANA, is_vietnamese_word, plain_words
 
 # A share of Vietnamese words above this makes a Latin-script segment Vietnamese: machine
 # translations leave English terms in Vietnamese sentences, never the other way round.
@@ -31,23 +25,16 @@ class Detected:
     langs: str  # every language present, "+"-joined in a fixed order, e.g. "en+zh"
 
 
-def _is_vietnamese(word: str) -> bool:
-    if any(ch in _VI_ONLY for ch in word):
-        return True
-    decomposed = unicodedata.normalize("NFD", word)
-    return any(ch in _TONES for ch in decomposed)
-
-
 def word_languages(text: str) -> dict[str, int]:
     """Count words per language; Chinese and Japanese, written without spaces, by characters."""
     counts = {"en": 0, "vi": 0, "zh": 0, "ja": 0}
     cjk_chars = {"zh": 0, "ja": 0}
-    for word in _WORD.findall(text):
-        if _KANA.search(word):
+    for word in plain_words(text):
+        if KANA.search(word):
             cjk_chars["ja"] += len(word)
-        elif _HAN.match(word):
+        elif HAN.match(word):
             cjk_chars["zh"] += len(word)
-        elif _is_vietnamese(word):
+        elif is_vietnamese_word(word):
             counts["vi"] += 1
         elif word.isascii():
             counts["en"] += 1

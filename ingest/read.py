@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .errors import IngestError
 from .records import RawText
+from .text import VI_LETTERS
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_LINE_CHARS = 1_000_000
@@ -27,12 +28,6 @@ _BOMS = (
     (codecs.BOM_UTF16_BE, "utf-16"),
 )
 
-_VI_BASE = "aăâeêioôơuưy"
-_VI_LETTERS = frozenset(
-    unicodedata.normalize("NFC", base + mark)
-    for base in _VI_BASE + _VI_BASE.upper()
-    for mark in ("", "\u0300", "\u0301", "\u0303", "\u0309", "\u0323")
-) | frozenset("đĐ")
 _TYPOGRAPHY = frozenset("“”‘’–—…•·«»°×€£©®™§¶")
 
 
@@ -41,7 +36,7 @@ def _vietnamese_score(text: str) -> float:
     other = [ch for ch in text if ord(ch) > 127]
     if not other:
         return 1.0
-    good = sum(1 for ch in other if ch in _VI_LETTERS or ch in _TYPOGRAPHY)
+    good = sum(1 for ch in other if ch in VI_LETTERS or ch in _TYPOGRAPHY)
     return good / len(other)
 
 

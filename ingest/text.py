@@ -1,31 +1,59 @@
-"""Text forms for full-text search, shared by the index (at build time) and queries.
+"""When two words are "the same": the one place that says so, for ingest, search, ask and the
+site.
 
-FTS5's ``unicode61`` tokenizer treats a run of Chinese characters as one token, and
-``trigram`` cannot match two-character words. We index every run of CJK characters as
-overlapping character bigrams (the approach of Lucene's CJK analyzer), so a two-character
-word such as 闪电 is one token and longer words are phrases of bigrams.
+* **Scripts**: which characters are Chinese/Japanese (``CJK_RUN``, ``HAN``, ``KANA``) and which
+  letters only Vietnamese writes (``VI_ONLY_LETTERS``, ``VI_TONE_MARKS``, ``VI_LETTERS``).
+* **Folding** (``fold``): lower case without diacritics, ``đ`` -> ``d``: an unaccented query
+  matches accented text.
+* **Words** (``words``): letters runs and CJK runs; a number glued to a word is two words.
+  CJK runs are indexed as overlapping bigrams (``cjk_bigrams``, ``index_form``), the approach
+  of Lucene's CJK analyzer, so a two-character word such as 闪电 is one token.
+* **Keys**: ``name_key`` (card and other names: "D.D." is "dd"), ``plural_key`` ("Spells" is
+  "spell"), ``compare_form`` (what version and duplicate comparisons look at),
+  ``squash_spaces``.
+* **Stems** (``stem``): English inflections ("negated", "negates" are "negate") through the
+  Snowball English stemmer (snowballstemmer). The build stores the stem of every word of the
+  index (table ``search_vocab``) so the ``kb ask`` path looks stems up instead of importing
+  the stemmer.
 
-Vietnamese is indexed twice: as written (diacritics kept) and folded (diacritics removed,
-đ -> d), so an unaccented query matches and an accented query prefers accented matches.
-
-This module is on the ``kb ask`` path: standard library only.
+Standard library only at import time: this module is on the ``kb ask`` path.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 
-_CJK = (
-    "\u3040-\u30ff"  # kana
+# ---- scripts -----------------------------------------------------------------------------
+_KANA_RANGE = "\u3040-\u30ff"
+_HAN_RANGE = (
     "\u3400-\u4dbf"  # CJK extension A
     "\u4e00-\u9fff"  # CJK unified ideographs
     "\uf900-\ufaff"  # compatibility ideographs
 )
+_CJK = _KANA_RANGE + _HAN_RANGE
 CJK_RUN = re.compile(f"[{_CJK}]+")
+HAN = re.compile(f"[{_HAN_RANGE}]")
+KANA = re.compile(f"[{_KANA_RANGE}]")
+
+# Letters only Vietnamese writes (among the corpus languages), and its five tone marks.
+VI_ONLY_LETTERS = frozenset("ăâđêôơưĂÂĐÊÔƠƯ")
+VI_TONE_MARKS = frozenset("\u0300\u0301\u0303\u0309\u0323")
+_VI_VOWELS = "aăâeêioôơuưy"
+# Every letter written Vietnamese uses beyond ASCII (vowels with any tone, and đ).
+VI_LETTERS = frozenset(
+    unicodedata.normalize("NFC", base + mark)
+    for base in _VI_VOWELS + _VI_VOWELS.upper()
+    for mark in ("", *sorted(VI_TONE_MARKS))
+) | frozenset("đĐ")
+
 _LETTERS = rf"[^\W_{_CJK}]"
 _WORD = re.compile(rf"[{_CJK}]+|{_LETTERS}+(?:['’]{_LETTERS}+)*", re.UNICODE)
+# Words for language detection: CJK runs and letter runs (apostrophes split).
+_PLAIN_WORD = re.compile(rf"[{_CJK}]+|[^\W\d_]+", re.UNICODE)
 
+# ---- folding -----------------------------------------------------------------------------
 # Letters that do not decompose under NFD but still carry a "diacritic" for searchers.
 _FOLD_EXTRA = str.maketrans({"đ": "d", "Đ": "D", "ð": "d", "ø": "o", "ł": "l", "ß": "ss"})
 
@@ -59,13 +87,14 @@ def has_diacritics(text: str) -> bool:
     return fold(text) != unicodedata.normalize("NFC", text).lower()
 
 
-def cjk_bigrams(run: str) -> list[str]:
-    """Overlapping bigrams of a CJK run; a single character stays a unigram."""
-    if len(run) < 2:
-        return [run]
-    return [run[i : i + 2] for i in range(len(run) - 1)]
+def is_vietnamese_word(word: str) -> bool:
+    """A word only Vietnamese writes: a Vietnamese-only letter or a tone mark."""
+    if any(ch in VI_ONLY_LETTERS for ch in word):
+        return True
+    return any(ch in VI_TONE_MARKS for ch in unicodedata.normalize("NFD", word))
 
 
+# ---- words -------------------------------------------------------------------------------
 # A number glued to a word ("8000LP", "2ndform") is two words for search.
 _DIGIT_LETTER = re.compile(r"(?<=\d)(?=[^\W\d_])|(?<=[^\W\d_])(?=\d)")
 
@@ -75,53 +104,79 @@ def words(text: str) -> list[str]:
     return _WORD.findall(_DIGIT_LETTER.sub(" ", unicodedata.normalize("NFC", text)))
 
 
+def plain_words(text: str) -> list[str]:
+    """Letter runs and CJK runs, without digits: what language detection counts."""
+    return _PLAIN_WORD.findall(text)
+
+
+def cjk_bigrams(run: str) -> list[str]:
+    """Overlapping bigrams of a CJK run; a single character stays a unigram."""
+    if len(run) < 2:
+        return [run]
+    return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
 def index_form(text: str) -> str:
     """The text as stored in the FTS index: CJK runs become space-separated bigrams."""
     text = _DIGIT_LETTER.sub(" ", text)
     return CJK_RUN.sub(lambda m: " " + " ".join(cjk_bigrams(m.group())) + " ", text)
 
 
-def _quote(token: str) -> str:
-    return '"' + token.replace('"', '""') + '"'
+def folded_words(text: str) -> str:
+    """The folded words of a text, one space apart: the key phrases are matched on."""
+    return " ".join(words(fold(text)))
 
 
-def _term(word: str, *, prefix: bool = False) -> str:
-    """One query term: a CJK run becomes a phrase of bigrams, other words are quoted."""
-    if CJK_RUN.fullmatch(word):
-        grams = cjk_bigrams(word)
-        if len(grams) == 1 and len(word) == 1:
-            return _quote(word) + "*"
-        return _quote(" ".join(grams))
-    return _quote(word.lower()) + ("*" if prefix else "")
+# ---- keys --------------------------------------------------------------------------------
+_SPACE = re.compile(r"\s+")
+_NAME_DROP = str.maketrans("", "", ".'’\"“”")
+_NON_WORD = re.compile(r"[\W_]+")
 
 
-def fts_query(
-    text: str,
-    *,
-    operator: str = "AND",
-    exact_columns: tuple[str, ...] = ("title", "body"),
-    folded_column: str = "folded",
-    prefix_last: bool = False,
-) -> str | None:
-    """Build a safe FTS5 MATCH expression for user text, or None if it has no words.
+def squash_spaces(text: str) -> str:
+    """Runs of white space as one space, trimmed."""
+    return _SPACE.sub(" ", text).strip()
 
-    Every word is quoted, so FTS5 syntax in user input (quotes, NEAR, column filters,
-    ``*``) is searched as text. An accented query searches the as-written columns and the
-    folded column, so accented matches score on both and rank first; an unaccented query
-    searches the folded column only.
-    """
-    terms = words(text)
-    if not terms:
-        return None
-    joiner = f" {operator} "
 
-    def group(ws: list[str]) -> str:
-        parts = [_term(w, prefix=prefix_last and i == len(ws) - 1) for i, w in enumerate(ws)]
-        return "(" + joiner.join(parts) + ")"
+def name_key(text: str) -> str:
+    """How names are compared (cards, aliases): case-folded, without quotes and full stops,
+    other punctuation as spaces: "D.D." -> "dd", "Harpie’s" -> "harpies"."""
+    text = unicodedata.normalize("NFC", text).casefold().translate(_NAME_DROP)
+    return " ".join(re.sub(r"[^\w\s]", " ", text).split())
 
-    folded_terms = [fold(w) for w in terms]
-    folded = "{" + folded_column + "} : " + group(folded_terms)
-    if not has_diacritics(text):
-        return folded
-    exact = "{" + " ".join(exact_columns) + "} : " + group(terms)
-    return f"({exact}) OR ({folded})"
+
+def plural_key(word: str) -> str:
+    """A word without its plural ``s``, case-folded: "Spells" and "spell" are the same word
+    (where inflections would say too much: "limited" is not "limit")."""
+    word = word.lower().replace("’", "'")
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def compare_form(text: str) -> str:
+    """Case-folded words (NFKC) separated by single spaces: what version diffs compare."""
+    return _NON_WORD.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
+
+
+# ---- stems -------------------------------------------------------------------------------
+_STEMMABLE = re.compile(r"[a-z]{3,}")
+
+
+@cache
+def _english_stemmer():  # noqa: ANN202 - snowballstemmer has no type hints
+    import snowballstemmer  # imported on first use: the kb ask path reads stored stems
+
+    return snowballstemmer.stemmer("english")
+
+
+def stemmable(word: str) -> bool:
+    """English words of three letters or more have stems; other words are their own."""
+    return _STEMMABLE.fullmatch(word) is not None
+
+
+@cache
+def stem(word: str) -> str:
+    """The Snowball English stem of a folded word ("negated" -> "negat", "copies" -> "copi");
+    a word that is not an English word (CJK, Vietnamese, digits, short) is its own stem."""
+    if not stemmable(word):
+        return word
+    return _english_stemmer().stemWord(word)

@@ -65,7 +65,6 @@ from __future__ import annotations
 import bisect
 import difflib
 import re
-import unicodedata
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -73,6 +72,7 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz, process
 
 from .records import Change, DocumentResult, Rule
+from .text import compare_form
 
 SAME_NUMBER_MIN = 50.0
 """Similarity (0-100) above which a rule that keeps its number is the same rule, reworded."""
@@ -106,10 +106,6 @@ class _Item:
     words: frozenset[str]
 
 
-def _form(text: str) -> str:
-    return _NON_WORD.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
-
-
 def version_key(version: str) -> tuple[int, ...]:
     """Order versions numerically, so "8.01" follows "7.0" and "10.0" follows "9.1"."""
     return tuple(int(n) for n in re.findall(r"\d+", version))
@@ -141,7 +137,7 @@ def word_diff(old: str, new: str, context: int | None = DIFF_CONTEXT, exact: boo
     unchanged text are kept on each side of a change (``None`` keeps the whole text).
     """
     old_tokens, new_tokens = _TOKEN.findall(old), _TOKEN.findall(new)
-    keys = (lambda ts: ts) if exact else (lambda ts: [_form(t) for t in ts])
+    keys = (lambda ts: ts) if exact else (lambda ts: [compare_form(t) for t in ts])
     matcher = difflib.SequenceMatcher(None, keys(old_tokens), keys(new_tokens), autojunk=False)
     opcodes = matcher.get_opcodes()
     if all(tag == "equal" for tag, *_ in opcodes):
@@ -177,8 +173,8 @@ class _Matcher:
         new_index = {it.rule.id: j for j, it in enumerate(new)}
         self._old_parent = [old_index.get(it.rule.parent or "") for it in old]
         self._new_parent = [new_index.get(it.rule.parent or "") for it in new]
-        self._old_section = [_form(sections.get(it.rule.section, "")) for it in old]
-        self._new_section = [_form(sections.get(it.rule.section, "")) for it in new]
+        self._old_section = [compare_form(sections.get(it.rule.section, "")) for it in old]
+        self._new_section = [compare_form(sections.get(it.rule.section, "")) for it in new]
 
     def run(self) -> dict[int, tuple[int, float]]:
         self._same_number_and_words()
@@ -291,7 +287,7 @@ class _Matcher:
 
 
 def _item(rule: Rule) -> _Item:
-    form = _form(rule.text)
+    form = compare_form(rule.text)
     return _Item(rule, form, form.replace(" ", ""), frozenset(form.split()))
 
 

@@ -5,11 +5,11 @@ On the ``kb ask`` path: standard library, rapidfuzz and sqlite3 only.
 
 from __future__ import annotations
 
-import re
 import sqlite3
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
+
+from ingest.text import name_key
 
 from .db import run
 
@@ -17,15 +17,6 @@ from .db import run
 MIN_SCORE = 80
 # Two candidates within this many points of each other are reported as ambiguous.
 AMBIGUITY_MARGIN = 3
-
-
-_DROP = str.maketrans("", "", ".'’\"“”")
-
-
-def normalize_name(text: str) -> str:
-    """Case-folded, without quotes and full stops, other punctuation as spaces: "D.D." -> "dd"."""
-    text = unicodedata.normalize("NFC", text).casefold().translate(_DROP)
-    return " ".join(re.sub(r"[^\w\s]", " ", text).split())
 
 
 def name_score(query: str, name: str, **_: Any) -> float:
@@ -73,11 +64,11 @@ def find_card(
     from rapidfuzz import process
 
     rows = table if table is not None else aliases(conn, game)
-    wanted = normalize_name(name)
+    wanted = name_key(name)
     match = CardMatch(query=name)
     if not wanted:
         return match
-    exact = {r["card"]: r for r in rows if normalize_name(r["alias"]) == wanted}
+    exact = {r["card"]: r for r in rows if name_key(r["alias"]) == wanted}
     if len(exact) == 1:
         row = next(iter(exact.values()))
         match.card, match.score, match.exact = _card(row), 100.0, True
@@ -87,7 +78,7 @@ def find_card(
             {**_card(r), "score": 100.0, "alias": r["alias"]} for r in exact.values()
         ]
         return match
-    choices = {i: normalize_name(r["alias"]) for i, r in enumerate(rows)}
+    choices = {i: name_key(r["alias"]) for i, r in enumerate(rows)}
     scored = process.extract(
         wanted, choices, scorer=name_score, limit=12, score_cutoff=MIN_SCORE - 10
     )

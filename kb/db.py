@@ -10,8 +10,9 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from ingest.text import fts_query
 from queries import load
+
+from .fts import fts_query
 
 DEFAULT_DB = "kb.sqlite"
 ENV_DB = "KB_DB"

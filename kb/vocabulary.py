@@ -13,9 +13,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
-from ingest.text import fold, words
-
-from .cards import normalize_name
+from ingest.text import fold, name_key, words
 
 
 @dataclass
@@ -67,7 +65,7 @@ def compute_vocabulary(conn: sqlite3.Connection) -> Vocabulary:
         for row in conn.execute("SELECT id, name, aliases FROM games ORDER BY id")
     }
     cards = [
-        {**dict(row), "key": normalize_name(row["alias"])}
+        {**dict(row), "key": name_key(row["alias"])}
         for row in conn.execute(
             "SELECT a.alias, a.card, a.lang, a.kind, c.name, c.game, c.kind AS card_kind "
             "FROM card_aliases a JOIN cards c ON c.id = a.card ORDER BY a.id"

@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from kb.build import build
-from kb.cli import cli
+from kb.cli.commands import cli
 from kb.web.serve import running_site
 
 sync_api = pytest.importorskip("playwright.sync_api")

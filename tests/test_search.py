@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from run_kb import run_kb
 
-from ingest.text import fold, fts_query, has_diacritics, index_form
+from ingest.text import fold, has_diacritics, index_form
+from kb.fts import fts_query
 from kb.search import search
 
 

@@ -22,7 +22,7 @@ from datasette.views.base import DatasetteError
 
 import queries
 from kb.build import build
-from kb.cli import cli
+from kb.cli.commands import cli
 from kb.compare import compare as compare_rows
 from kb.db import run
 from kb.variantdiff import variant_diff

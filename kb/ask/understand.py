@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from ingest.text import CJK_RUN, fold, words
+from ingest.text import CJK_RUN, fold, name_key, words
 
 from .. import datafiles
-from ..cards import name_score, normalize_name
+from ..cards import name_score
 from ..vocabulary import Vocabulary, game_rule_counts
 
 # Fuzzy card matches in free text need this score; inside an "X vs Y" side a little less.
@@ -532,7 +532,7 @@ def _find_cards(
     for i, j in [] if fuzzy else windows():
         if taken & set(range(i, j)):
             continue
-        key = normalize_name(" ".join(t.text for t in tokens[i:j]))
+        key = name_key(" ".join(t.text for t in tokens[i:j]))
         hits = {c["card"]: c for c in by_key.get(key, [])}
         if len(hits) == 1:
             take(i, j, next(iter(hits.values())), 100.0, True)
@@ -550,7 +550,7 @@ def _find_cards(
         window = tokens[i:j]
         if window[0].key in stop or window[-1].key in stop or all(t.key in stop for t in window):
             continue
-        key = normalize_name(" ".join(t.text for t in window))
+        key = name_key(" ".join(t.text for t in window))
         in_vs = vs_at is not None
         if len(key) < (4 if in_vs else 5):
             continue

@@ -93,6 +93,6 @@ def main() -> None:
     status = _ask(opts) if opts is not None else None
     if status is not None:
         sys.exit(status)
-    from . import main as cli_main
+    from .commands import main as cli_main
 
     cli_main()

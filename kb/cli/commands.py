@@ -1,0 +1,456 @@
+"""The ``kb`` command: thin wrappers that call the library and format its results.
+
+Heavy modules (the ingestion pipeline, sqlite-utils, Datasette) are imported inside the
+commands that need them, so ``kb ask`` and ``kb search`` start fast.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..ask.limits import MAX_ASK_LIMIT
+from ..db import ENV_DB, KbError, connect, default_db_path
+
+
+def _db_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--db",
+        "db_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help=f"Knowledge base file [default: ${ENV_DB} or ./kb.sqlite].",
+    )(f)
+
+
+def _json_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(f)
+
+
+def data_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--db`` and ``--json``, shared by every command that prints data."""
+    return _db_option(_json_option(f))
+
+
+def _print_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _open(db_path: Path | None):  # noqa: ANN202 - sqlite3.Connection
+    try:
+        return connect(db_path or default_db_path())
+    except KbError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _fetch(db_path: Path | None, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``fn(conn, *args, **kwargs)`` on the knowledge base; a KbError is the one-line error."""
+    with _open(db_path) as conn:
+        try:
+            return fn(conn, *args, **kwargs)
+        except KbError as exc:
+            raise click.ClickException(str(exc)) from None
+
+
+def _emit(data: Any, as_json: bool, text: Callable[[Any], str]) -> None:
+    """Print ``data`` as JSON, or as ``text(data)``."""
+    if as_json:
+        _print_json(data)
+    else:
+        click.echo(text(data))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="tcg-rules-kb", prog_name="kb")
+def cli() -> None:
+    """Rules knowledge base and judge assistant for trading card games.
+
+    Example: kb build && kb search "buoc thiet hai"
+    """
+
+
+@cli.command()
+@click.option(
+    "--corpus",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder of rule documents, with an optional sources.toml manifest "
+    "[default: the corpus bundled with kb].",
+)
+@data_options
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+def build(corpus: Path | None, db_path: Path | None, as_json: bool, quiet: bool) -> None:
+    """Build the knowledge base from a corpus folder.
+
+    Example: kb build --corpus corpus/ --db kb.sqlite
+    """
+    from ingest.errors import IngestError
+
+    from ..build import build as run_build
+    from . import render
+
+    def progress(message: str) -> None:
+        if not quiet:
+            click.echo(f"  … {message}", err=True)
+
+    from ..paths import bundled_corpus
+
+    target = db_path or default_db_path()
+    try:
+        summary = run_build(corpus or bundled_corpus(), target, progress)
+    except IngestError as exc:
+        raise click.ClickException(f"{exc} (nothing written; {target} is unchanged)") from None
+    except OSError as exc:
+        raise click.ClickException(
+            f"{target}: cannot write the database: {exc.strerror or exc}"
+        ) from None
+    if as_json:
+        _print_json(summary)
+        return
+    counts = summary["counts"]
+    originals = sum(1 for d in summary["documents"] if d["variant"] == "original")
+    click.echo(f"Built {summary['database']} from {summary['corpus']}/ in {summary['seconds']} s")
+    click.echo(
+        f"  {summary['files']} files → {counts['documents']} documents "
+        f"({originals} originals, {counts['documents'] - originals} translation variants), "
+        f"{counts['sections']} sections, {counts['rules']} rules"
+    )
+    click.echo(
+        f"  {counts['repairs']} repairs, {counts['duplicates']} duplicate stretches dropped, "
+        f"{len(summary['warnings'])} warnings"
+    )
+    click.echo("")
+    click.echo(render.table(summary["rules_by_game_language"], ["game", "lang", "rules"]))
+    click.echo("")
+    click.echo(
+        render.table(
+            [{"repair": k, "count": v} for k, v in summary["repairs_by_rule"].items()],
+            ["repair", "count"],
+        )
+    )
+    for warning in summary["warnings"]:
+        click.echo(f"warning: {warning}", err=True)
+
+
+@cli.command()
+@data_options
+def stats(db_path: Path | None, as_json: bool) -> None:
+    """What the knowledge base holds: documents, rules per game and language.
+
+    Example: kb stats --json
+    """
+    from ..lookup import stats as get_stats
+    from . import render
+
+    with _open(db_path) as conn:
+        data = get_stats(conn)
+    if as_json:
+        _print_json(data)
+        return
+    totals = data["totals"]
+    click.echo(", ".join(f"{v} {k.replace('_', ' ')}" for k, v in totals.items()))
+    click.echo("")
+    click.echo(
+        render.table(data["by_game_language"], ["game", "lang", "provenance", "documents", "rules"])
+    )
+    click.echo("")
+    click.echo(
+        render.table(
+            data["documents"], ["id", "lang", "variant", "provenance", "sections", "rules", "era"]
+        )
+    )
+
+
+@cli.command()
+@click.argument("rule_id")
+@data_options
+def show(rule_id: str, db_path: Path | None, as_json: bool) -> None:
+    """Show a rule: its text, section path, source location and translations.
+
+    RULE_ID is a full id (fow-cr-8.01:103.4) or a rule number (103.4) to see it in every
+    document that has it. Example: kb show 105.3a
+    """
+    from ..lookup import show as show_rules
+    from . import render
+
+    views = _fetch(db_path, show_rules, rule_id)
+    _emit(views, as_json, lambda vs: "\n\n".join(render.rule(v) for v in vs))
+
+
+@cli.command()
+@click.argument("text")
+@click.option("--game", default="", help="Only this game (fow, vanguard, yugioh).")
+@click.option("--lang", default="", help="Only passages in this language (en, vi, zh).")
+@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 200))
+@data_options
+def search(
+    text: str, game: str, lang: str, limit: int, db_path: Path | None, as_json: bool
+) -> None:
+    """Full-text search over every rule, in every language, ranked.
+
+    Accents are optional: "buoc thiet hai" finds "Bước Thiệt hại". Example: kb search 闪电
+    """
+    from ..search import search as run_search
+    from . import render
+
+    with _open(db_path) as conn:
+        hits = run_search(conn, text, game=game, lang=lang, limit=limit)
+    if as_json:
+        _print_json(hits)
+        return
+    click.echo(render.hits(hits))
+    if not hits:
+        sys.exit(1)
+
+
+@cli.command()
+@click.argument("question")
+@click.option("--game", default="", help="Only this game (fow, vanguard, yugioh, or an alias).")
+@click.option("--lang", default="", help="Preferred language of the shown passages (en, vi, zh).")
+@click.option(
+    "--limit",
+    default=5,
+    show_default=True,
+    type=click.IntRange(1, MAX_ASK_LIMIT),
+    help="Passages to show.",
+)
+@data_options
+def ask(
+    question: str, game: str, lang: str, limit: int, db_path: Path | None, as_json: bool
+) -> None:
+    """Answer a rules question: the ruling first, then cited passages.
+
+    Typos, missing accents, Vietnamese and Chinese are fine. Exit status 1 when nothing
+    matches with confidence. Example: kb ask "honest vs honest"
+    """
+    from ..ask import ask_named_game as run_ask
+    from . import render
+
+    result = _fetch(db_path, run_ask, question, game=game, lang=lang, limit=limit)
+    click.echo(render.ask_output(result, as_json))
+    if not result["confident"]:
+        sys.exit(1)
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--ruleset", default="", help="Only this ruleset (tcg, ocg); default: all.")
+@data_options
+def timing(game: str, ruleset: str, db_path: Path | None, as_json: bool) -> None:
+    """The phases, steps and sub-steps of a game, with what the rules say about each.
+
+    GAME is an id or alias (yugioh, ygo, fow, vanguard). Example: kb timing yugioh --ruleset tcg
+    """
+    from ..timing import timing_tree
+    from . import render
+
+    _emit(_fetch(db_path, timing_tree, game, ruleset), as_json, render.timing)
+
+
+@cli.command()
+@click.argument("name")
+@click.option("--game", default="", help="Only cards of this game.")
+@data_options
+def card(name: str, game: str, db_path: Path | None, as_json: bool) -> None:
+    """A card: its aliases, data and rulings grouped by timing window, with provenance.
+
+    Exact names and aliases win over fuzzy matches. Example: kb card honest
+    """
+    from ..cards import card_view, find_card
+    from . import render
+
+    with _open(db_path) as conn:
+        match = find_card(conn, name, game=game)
+        view = card_view(conn, match.card["id"]) if match.card else None
+    if as_json:
+        _print_json(
+            {
+                "query": name,
+                "exact": match.exact,
+                "score": match.score,
+                "card": view,
+                "candidates": match.candidates,
+            }
+        )
+        if view is None:
+            sys.exit(1)
+        return
+    if view is None:
+        if match.ambiguous:
+            names = "; ".join(f"{c['name']} ({c['score']})" for c in match.candidates)
+            raise click.ClickException(f"{name!r} is ambiguous: {names}")
+        raise click.ClickException(f"no card matches {name!r}")
+    if not match.exact:
+        click.echo(f"(closest match for {name!r}, score {match.score})")
+    click.echo(render.card(view))
+
+
+@cli.command()
+@click.argument("term", required=False, default="")
+@data_options
+def terms(term: str, db_path: Path | None, as_json: bool) -> None:
+    """The glossary: official terms and their renderings per language, with counts.
+
+    TERM is a term id, English term or any rendering (cộng hưởng). Example: kb terms resonator
+    """
+    from ..terms import terms as get_terms
+    from . import render
+
+    _emit(_fetch(db_path, get_terms, term), as_json, render.terms)
+
+
+@cli.command()
+@click.argument("document")
+@click.option(
+    "--variants", default="", help="Comma-separated variants to show (vi-mt1,vi-mt2); default all."
+)
+@data_options
+def compare(document: str, variants: str, db_path: Path | None, as_json: bool) -> None:
+    """A document next to its translations, rule by rule, with the translation checks.
+
+    DOCUMENT is a document id or file name (fow-basic, 000). Example: kb compare 000
+    """
+    from ..compare import compare as run_compare
+    from . import render
+
+    wanted = [v.strip() for v in variants.split(",") if v.strip() and v.strip() != "en"]
+    _emit(_fetch(db_path, run_compare, document, wanted), as_json, render.compare)
+
+
+@cli.command("variant-diff")
+@click.argument("rule_id")
+@click.option("--left", default=None, help="Variant or document on the left (default: the first).")
+@click.option(
+    "--right", default=None, help="Variant or document on the right (default: the second)."
+)
+@data_options
+def variant_diff(
+    rule_id: str, left: str | None, right: str | None, db_path: Path | None, as_json: bool
+) -> None:
+    """Word diff between two machine translations of one source rule.
+
+    Example: kb variant-diff fow-basic:draw-phase.2
+    """
+    from dataclasses import asdict
+
+    from .. import variantdiff
+
+    diff = _fetch(db_path, variantdiff.variant_diff, rule_id, left, right)
+    if as_json:
+        _print_json(asdict(diff))
+    else:
+        click.echo(variantdiff.render(diff))
+
+
+@cli.command()
+@click.argument("what", type=click.Choice(["tmx", "tbx", "checks"]))
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="File to write [default: kb-<source>-<target>.tmx, kb-glossary.tbx, kb-checks.csv].",
+)
+@click.option("--pair", default="en-vi", show_default=True, help="Language pair of a TMX export.")
+@_db_option
+def export(what: str, out: Path | None, pair: str, db_path: Path | None) -> None:
+    """Export for CAT tools: TMX of the alignments, TBX of the glossary, CSV of the checks.
+
+    Example: kb export tmx --pair en-vi --out fow-en-vi.tmx
+    """
+    from .. import export as exporter
+
+    with _open(db_path) as conn:
+        if what == "tmx":
+            source, _, target = pair.partition("-")
+            if (source, target) not in exporter.language_pairs(conn):
+                raise click.ClickException(f"no aligned documents for the pair {pair!r}")
+            out = out or Path(f"kb-{source}-{target}.tmx")
+            exporter.export_tmx(conn, source, target, out)
+        elif what == "tbx":
+            out = out or Path("kb-glossary.tbx")
+            exporter.export_tbx(conn, out)
+        else:
+            out = out or Path("kb-checks.csv")
+            exporter.export_checks_csv(conn, out)
+    click.echo(f"wrote {out}")
+
+
+@cli.command()
+@click.argument("old")
+@click.argument("new")
+@click.option(
+    "--kind",
+    "kinds",
+    multiple=True,
+    type=click.Choice(["added", "removed", "moved", "reworded", "unchanged"]),
+    help="Only changes of this kind (repeatable); default: every kind but unchanged.",
+)
+@data_options
+def diff(old: str, new: str, kinds: tuple[str, ...], db_path: Path | None, as_json: bool) -> None:
+    """How the rules changed between two versions of a rulebook.
+
+    OLD and NEW are document ids or versions. Example: kb diff fow-cr-7.0 fow-cr-8.01
+    """
+    from .. import history
+    from . import render
+
+    def changes(conn: Any) -> dict[str, Any]:
+        old_id, new_id = history.find_document(conn, old), history.find_document(conn, new)
+        wanted = kinds or tuple(k for k in history.KINDS if k != "unchanged")
+        return {
+            "old": old_id,
+            "new": new_id,
+            "summary": history.summary(conn, old_id, new_id),
+            "changes": [c for c in history.changes(conn, old_id, new_id) if c["kind"] in wanted],
+        }
+
+    _emit(
+        _fetch(db_path, changes),
+        as_json,
+        lambda d: render.version_diff(d["old"], d["new"], d["summary"], d["changes"]),
+    )
+
+
+@cli.command()
+@click.argument("rule")
+@click.option("--game", default="", help="Only this game.")
+@data_options
+def history(rule: str, game: str, db_path: Path | None, as_json: bool) -> None:
+    """What each version of a rulebook says about a rule, following renumbering.
+
+    RULE is a rule number (103.4) or id (fow-cr-7.0:314.1). Example: kb history 314.1
+    """
+    from .. import history as hist
+    from . import render
+
+    _emit(_fetch(db_path, hist.rule_history, rule, game), as_json, render.rule_history)
+
+
+@cli.command()
+@_db_option
+@click.option("--port", default=8001, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
+@click.option(
+    "--get", "get_path", default=None, help="Print one page instead of serving (e.g. --get /)."
+)
+def serve(db_path: Path | None, port: int, host: str, get_path: str | None) -> None:
+    """Serve the knowledge base as a website (Datasette, read-only).
+
+    Example: kb serve --port 8001, then open http://127.0.0.1:8001/
+    """
+    from ..web.serve import ServeError, serve_site
+
+    try:
+        serve_site(db_path or default_db_path(), host=host, port=port, get_path=get_path)
+    except ServeError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def main() -> None:
+    cli(prog_name="kb")
