@@ -50,8 +50,6 @@ VI_LETTERS = frozenset(
 
 _LETTERS = rf"[^\W_{_CJK}]"
 _WORD = re.compile(rf"[{_CJK}]+|{_LETTERS}+(?:['’]{_LETTERS}+)*", re.UNICODE)
-# Words for language detection: CJK runs and letter runs (apostrophes split).
-_PLAIN_WORD = re.compile(rf"[{_CJK}]+|[^\W\d_]+", re.UNICODE)
 
 # ---- folding -----------------------------------------------------------------------------
 # Letters that do not decompose under NFD but still carry a "diacritic" for searchers.
@@ -104,9 +102,15 @@ def words(text: str) -> list[str]:
     return _WORD.findall(_DIGIT_LETTER.sub(" ", unicodedata.normalize("NFC", text)))
 
 
+@cache
+def _plain_word() -> re.Pattern[str]:
+    # Compiled on first use: a Unicode class costs milliseconds, and kb ask never needs it.
+    return re.compile(rf"[{_CJK}]+|[^\W\d_]+", re.UNICODE)
+
+
 def plain_words(text: str) -> list[str]:
     """Letter runs and CJK runs, without digits: what language detection counts."""
-    return _PLAIN_WORD.findall(text)
+    return _plain_word().findall(text)
 
 
 def cjk_bigrams(run: str) -> list[str]:

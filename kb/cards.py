@@ -1,4 +1,7 @@
-"""Cards: lookup by name (exact beats fuzzy, close candidates are ambiguous) and card pages.
+"""Cards: the one name matcher (exact beats fuzzy, close candidates are ambiguous), used by
+the card lookup (``kb card``, ``/card?q=``) and by ``kb ask``, and card pages.
+
+Its numbers (thresholds, the ambiguity margin) are in kb/data/matching.toml.
 
 On the ``kb ask`` path: standard library, rapidfuzz and sqlite3 only.
 """
@@ -6,17 +9,17 @@ On the ``kb ask`` path: standard library, rapidfuzz and sqlite3 only.
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass, field
 from typing import Any
 
 from ingest.text import name_key
 
+from . import datafiles
 from .db import run
 
-# A fuzzy match below this score (0-100) is not a match at all.
-MIN_SCORE = 80
-# Two candidates within this many points of each other are reported as ambiguous.
-AMBIGUITY_MARGIN = 3
+
+def matching() -> dict[str, float]:
+    """kb/data/matching.toml [cards]."""
+    return datafiles.load("matching")["cards"]
 
 
 def name_score(query: str, name: str, **_: Any) -> float:
@@ -35,13 +38,74 @@ def name_score(query: str, name: str, **_: Any) -> float:
     return plain
 
 
-@dataclass
+class Ranked:
+    """Cards a typed name may mean: the best per card, best first, and which are too close to
+    tell apart."""
+
+    def __init__(
+        self,
+        cards: list[tuple[float, dict[str, Any]]],  # (score, alias row), best first
+        close: list[tuple[float, dict[str, Any]]],  # those within the margin of the best
+    ) -> None:
+        self.cards, self.close = cards, close
+
+    @property
+    def best(self) -> tuple[float, dict[str, Any]] | None:
+        """The one card meant, or None (no candidate, or several close ones)."""
+        return self.cards[0] if len(self.close) == 1 else None
+
+
+def index_aliases(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Alias rows (with ``card``, ``alias``) by their name key."""
+    by_key: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        by_key.setdefault(row.get("key") or name_key(row["alias"]), []).append(row)
+    return by_key
+
+
+def rank_names(
+    key: str,
+    by_key: dict[str, list[dict[str, Any]]],
+    *,
+    free_text: bool = False,
+    partial: bool = True,
+    limit: int = 12,
+) -> Ranked:
+    """The cards whose names are close to ``key`` (a name key), best first.
+
+    ``free_text``: the key is a run of words inside a longer question (a stricter threshold);
+    ``partial``: the key may be some of a longer name's words ("breaker").
+    """
+    from rapidfuzz import fuzz, process
+
+    numbers = matching()
+    cutoff = numbers["free_text_score"] if free_text else numbers["min_score"]
+    exact = {row["card"]: row for row in by_key.get(key, [])}
+    if exact:
+        found = sorted(((100.0, row) for row in exact.values()), key=lambda sr: sr[1]["card"])
+        return Ranked(found, found)
+    # Not partial: one word inside free text may misspell a name, not stand for part of it.
+    scorer = name_score if partial else fuzz.ratio
+    scored = process.extract(key, list(by_key), scorer=scorer, limit=limit, score_cutoff=cutoff)
+    best: dict[str, tuple[float, dict[str, Any]]] = {}
+    for alias_key, score, _ in scored:
+        for row in by_key[alias_key]:
+            if row["card"] not in best or score > best[row["card"]][0]:
+                best[row["card"]] = (score, row)
+    ranked = sorted(best.values(), key=lambda sr: (-sr[0], sr[1]["card"]))
+    close = [sr for sr in ranked if ranked[0][0] - sr[0] <= numbers["ambiguity_margin"]]
+    return Ranked(ranked, close)
+
+
 class CardMatch:
-    query: str
-    card: dict[str, Any] | None = None
-    score: float = 0.0
-    exact: bool = False
-    candidates: list[dict[str, Any]] = field(default_factory=list)
+    """What a card lookup found: the card, or the candidates it could not choose between."""
+
+    def __init__(self, query: str) -> None:
+        self.query = query
+        self.card: dict[str, Any] | None = None
+        self.score = 0.0
+        self.exact = False
+        self.candidates: list[dict[str, Any]] = []
 
     @property
     def ambiguous(self) -> bool:
@@ -60,46 +124,24 @@ def find_card(
     table: list[dict[str, Any]] | None = None,
 ) -> CardMatch:
     """The card called ``name``: an exact (case-insensitive) name or alias wins; otherwise the
-    best fuzzy match, unless a second card scores within AMBIGUITY_MARGIN of it."""
-    from rapidfuzz import process
-
+    best fuzzy match, unless a second card scores within the ambiguity margin of it."""
     rows = table if table is not None else aliases(conn, game)
     wanted = name_key(name)
     match = CardMatch(query=name)
     if not wanted:
         return match
-    exact = {r["card"]: r for r in rows if name_key(r["alias"]) == wanted}
-    if len(exact) == 1:
-        row = next(iter(exact.values()))
-        match.card, match.score, match.exact = _card(row), 100.0, True
+    ranked = rank_names(wanted, index_aliases(rows))
+    if not ranked.cards:
         return match
-    if len(exact) > 1:
+    top_score, top_row = ranked.cards[0]
+    if ranked.best is None:
         match.candidates = [
-            {**_card(r), "score": 100.0, "alias": r["alias"]} for r in exact.values()
+            {**_card(r), "score": round(s, 1), "alias": r["alias"]} for s, r in ranked.close
         ]
         return match
-    choices = {i: name_key(r["alias"]) for i, r in enumerate(rows)}
-    scored = process.extract(
-        wanted, choices, scorer=name_score, limit=12, score_cutoff=MIN_SCORE - 10
-    )
-    best: dict[str, tuple[float, dict[str, Any]]] = {}
-    for _, score, i in scored:
-        row = rows[i]
-        if row["card"] not in best or score > best[row["card"]][0]:
-            best[row["card"]] = (score, row)
-    ranked = sorted(best.values(), key=lambda sr: (-sr[0], sr[1]["card"]))
-    if not ranked or ranked[0][0] < MIN_SCORE - 10:
-        return match
-    top_score, top_row = ranked[0]
-    close = [sr for sr in ranked if top_score - sr[0] <= AMBIGUITY_MARGIN]
-    if len(close) > 1:
-        match.candidates = [
-            {**_card(r), "score": round(s, 1), "alias": r["alias"]} for s, r in close
-        ]
-        return match
-    match.card, match.score = _card(top_row), round(top_score, 1)
+    match.card, match.score, match.exact = _card(top_row), round(top_score, 1), top_score == 100
     match.candidates = [
-        {**_card(r), "score": round(s, 1), "alias": r["alias"]} for s, r in ranked[1:4]
+        {**_card(r), "score": round(s, 1), "alias": r["alias"]} for s, r in ranked.cards[1:4]
     ]
     return match
 

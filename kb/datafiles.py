@@ -22,6 +22,8 @@ ASK_FILES = {
     "query": os.path.join("kb", "data", "query.toml"),
     "rulings": os.path.join("ingest", "data", "rulings.toml"),
     "labels": os.path.join("kb", "data", "labels.toml"),
+    "matching": os.path.join("kb", "data", "matching.toml"),
+    "ask_weights": os.path.join("kb", "data", "ask_weights.toml"),
 }
 _loaded: dict[str, Any] = {}
 

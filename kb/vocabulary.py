@@ -10,21 +10,30 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass, field
 from typing import Any
 
 from ingest.text import fold, name_key, words
 
 
-@dataclass
 class Vocabulary:
-    """Everything names can be matched against, with match keys already folded."""
+    """Everything names can be matched against, with match keys already folded.
 
-    games: dict[str, list[str]]  # game id -> folded aliases
-    cards: list[dict[str, Any]]  # card_aliases rows with "key" (normalized alias)
-    timing: list[dict[str, Any]]  # {"node", "tree", "game", "key", "text"}
-    terms: list[dict[str, Any]]  # {"term", "game", "key", "text", "en"}
-    game_rules: dict[str, int] = field(default_factory=dict)  # game id -> rules of the game
+    A plain class, as every class on the ``kb ask`` path: a dataclass costs the import of
+    ``dataclasses`` (and ``inspect``) and code generation at every process start.
+    """
+
+    __slots__ = ("games", "cards", "timing", "terms", "game_rules")
+
+    def __init__(
+        self,
+        games: dict[str, list[str]],  # game id -> folded aliases
+        cards: list[dict[str, Any]],  # card_aliases rows with "key" (normalized alias)
+        timing: list[dict[str, Any]],  # {"node", "tree", "game", "key", "text"}
+        terms: list[dict[str, Any]],  # {"term", "game", "key", "text", "en"}
+        game_rules: dict[str, int] | None = None,  # game id -> rules of the game
+    ) -> None:
+        self.games, self.cards, self.timing, self.terms = games, cards, timing, terms
+        self.game_rules = game_rules or {}
 
     def as_json(self) -> dict[str, Any]:
         return {

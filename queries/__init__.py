@@ -1,7 +1,8 @@
 """Named SQL: one ``<name>.sql`` file per question the data answers.
 
 The CLI runs these files and the website publishes them as Datasette canned queries, so both
-ask the same SQL. A file starts with ``-- title:`` and ``-- description:`` comment lines;
+ask the same SQL (a query only the code needs says ``-- publish: no`` and stays unpublished).
+A file starts with ``-- title:`` and ``-- description:`` comment lines;
 parameters are named (``:q``, ``:game``); user search text goes through ``kb_match(:q)``, a
 SQL function that turns it into a safe FTS5 expression (see kb.textsearch).
 """
@@ -27,6 +28,7 @@ class Query(NamedTuple):
     title: str
     description: str
     sql: str
+    publish: bool = True
 
     @property
     def params(self) -> list[str]:
@@ -47,7 +49,11 @@ def _parse(name: str, text: str) -> Query:
         else:
             body.append(line)
     return Query(
-        name, meta.get("title", name), meta.get("description", ""), "\n".join(body).strip()
+        name,
+        meta.get("title", name),
+        meta.get("description", ""),
+        "\n".join(body).strip(),
+        meta.get("publish", "yes").lower() != "no",
     )
 
 
@@ -62,3 +68,8 @@ def load(name: str) -> Query:
 
 def names() -> list[str]:
     return sorted(n[:-4] for n in os.listdir(_HERE) if n.endswith(".sql"))
+
+
+def published() -> list[str]:
+    """The queries the website offers as canned queries."""
+    return [n for n in names() if load(n).publish]

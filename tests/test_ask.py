@@ -255,7 +255,8 @@ def test_an_unaccented_syllable_that_is_another_word_is_not_expanded(
 
 
 def test_spellings_and_inflections() -> None:
-    from kb.ask.retrieve import _bases, spelled
+    from kb.ask.forms import spelled
+    from kb.ask.inflect import _bases
 
     assert "cannot draw" in spelled(["can't draw"]) and "can't draw" in spelled(["cannot draw"])
     assert "move" in _bases("moving") and "copy" in _bases("copies")

@@ -842,10 +842,12 @@ def test_datasette_pages_and_json_api_stay_available(site: Site) -> None:
 
 
 def test_canned_queries_are_the_queries_package(site: Site, conn: sqlite3.Connection) -> None:
-    for name in queries.names():
+    for name in queries.published():
         query = queries.load(name)
         page = site.page(f"/kb/{name}")
         assert query.title in page.text
+    internal = [n for n in queries.names() if n not in queries.published()]
+    assert internal and site.get(f"/kb/{internal[0]}").status_code == 404
     params = "q=battle+step&mode=&game=fow&lang=&limit=5"
     canned = site.json(f"/kb/search.json?{params}&_shape=array")
     cli = run(conn, "search", q="battle step", mode="", game="fow", lang="", limit=5)

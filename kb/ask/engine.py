@@ -1,9 +1,10 @@
 """``kb ask``: answer a judge's question with a composed ruling and cited passages.
 
-understand (kb.understand) -> gather and rank passages (kb.retrieve) -> compose an answer
-(kb.answer). The JSON shape is documented in the README ("kb ask --json").
+understand (kb.ask.understand) -> gather candidates (kb.ask.retrieve) -> rank them
+(kb.ask.rank) -> one hit per text (kb.ask.collapse) -> compose an answer (kb.ask.answers).
+The JSON shape is documented in the README ("kb ask --json").
 
-On the ``kb ask`` path: standard library, sqlite3 and rapidfuzz only.
+On the ``kb ask`` path: standard library, sqlite3, rapidfuzz and ``ingest.text`` only.
 """
 
 from __future__ import annotations
@@ -12,10 +13,14 @@ import sqlite3
 from typing import Any
 
 from .. import datafiles
+from ..db import first, run
 from ..timing import node_path
 from ..vocabulary import load_vocabulary
-from .answer import compose
-from .retrieve import collapse, gather, rank
+from .answers import compose
+from .collapse import collapse
+from .forms import question_forms
+from .rank import rank
+from .retrieve import gather
 from .understand import understand
 
 # A passage must cover at least this share of the question's words to count as a match when
@@ -26,25 +31,13 @@ MIN_COVERAGE = 0.34
 def _timing_path(conn: sqlite3.Connection, node_ids: list[str]) -> dict[str, Any] | None:
     if not node_ids:
         return None
-    ruleset = conn.execute("SELECT ruleset FROM timing_nodes WHERE id = ?", (node_ids[0],))
-    return {
-        "id": node_ids[0],
-        "path": node_path(conn, node_ids[0]),
-        "ruleset": ruleset.fetchone()["ruleset"],
-    }
+    node = first(conn, "timing_node", id=node_ids[0]) or {"ruleset": ""}
+    return {"id": node_ids[0], "path": node_path(conn, node_ids[0]), "ruleset": node["ruleset"]}
 
 
 def _translations(conn: sqlite3.Connection, rule_id: str) -> list[dict[str, Any]]:
     """Rules aligned with this one (its translations, or its source if it is a translation)."""
-    rows = conn.execute(
-        "SELECT DISTINCT other.rule AS id, r.lang, d.variant, r.text, a.score "
-        "FROM alignment_rules me JOIN alignment_rules other ON other.alignment = me.alignment "
-        "AND other.side != me.side JOIN alignments a ON a.id = me.alignment JOIN rules r ON r.id "
-        "= other.rule "
-        "JOIN documents d ON d.id = r.document WHERE me.rule = ? ORDER BY d.ord, r.ord",
-        (rule_id,),
-    )
-    return [dict(r) for r in rows]
+    return run(conn, "rule_translations", id=rule_id)
 
 
 def _hit(
@@ -82,13 +75,14 @@ def ask(
         datafiles.load(name, conn)  # the database's parsed copy, if current
     vocab = load_vocabulary(conn)
     u = understand(conn, question, vocab, game=game)
-    game_filter = game or u.game or ""
-    rows = collapse(rank(conn, u, gather(conn, u, game_filter), lang=lang), conn, lang or u.lang)
+    forms = question_forms(conn, u)
+    candidates = gather(conn, u, game or u.game or "", forms)
+    rows = collapse(rank(conn, u, candidates, lang=lang, forms=forms), conn, lang or u.lang)
     recognised = bool(u.cards or u.timing or u.terms or u.expansions)
     top_coverage = rows[0]["features"]["coverage"] if rows else 0.0
     confident = bool(rows) and (recognised or top_coverage >= MIN_COVERAGE)
     answer = compose(conn, u) if confident else None
-    names = dict(conn.execute("SELECT id, name FROM cards").fetchall())
+    names = {row["id"]: row["name"] for row in run(conn, "card_names")}
     hits = [_hit(conn, row, names, lang) for row in rows[:limit]] if confident else []
     return {
         "query": question,

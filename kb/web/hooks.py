@@ -69,7 +69,7 @@ def canned_queries(datasette: Datasette, database: str) -> dict[str, Any] | None
     if database != kb_database(datasette).name:
         return None
     out = {}
-    for name in queries.names():
+    for name in queries.published():
         q = queries.load(name)
         out[name] = {
             "sql": q.sql,

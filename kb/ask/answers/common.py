@@ -1,0 +1,132 @@
+"""What every composed answer shares: moments with their properties, citations of rules,
+warnings about where a ruling comes from, and the answer's shape.
+
+On the ``kb ask`` path: standard library, sqlite3 and ``ingest.text`` only.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from ... import datafiles
+from ...db import first, run
+from ...labels import authority, authority_noun, language_name
+from ...timing import node_path
+
+
+def ruling_data() -> dict[str, Any]:
+    """ingest/data/rulings.toml: the build reads worked examples with it, answers their
+    wording (see kb.datafiles)."""
+    return datafiles.load("rulings")
+
+
+def node(conn: sqlite3.Connection, node_id: str) -> dict[str, Any]:
+    """A timing moment with its path and what may happen there (``properties``)."""
+    found = first(conn, "timing_node", id=node_id)
+    assert found is not None, node_id
+    found["path"] = node_path(conn, node_id)
+    found["properties"] = run(conn, "timing_node_properties", node=node_id)
+    return found
+
+
+def ruleset(moment: dict[str, Any]) -> str:
+    """ "TCG", "OCG", or "" for a moment of every ruleset."""
+    return moment["ruleset"].upper() if moment["ruleset"] != "*" else ""
+
+
+def where(moment: dict[str, Any]) -> str:
+    """A moment's name with its ruleset: "During damage calculation (TCG)"."""
+    return f"{moment['en']} ({ruleset(moment)})" if ruleset(moment) else moment["en"]
+
+
+def source(conn: sqlite3.Connection, rule_id: str) -> dict[str, Any]:
+    """A rule's citation: document, language, era, provenance, file and line."""
+    r = first(conn, "rule_source", id=rule_id)
+    assert r is not None, rule_id
+    return {
+        "id": r["id"],
+        "document": r["document"],
+        "lang": r["lang"],
+        "era": r["era"],
+        "provenance": r["provenance"],
+        "authority": authority(r["provenance"]),
+        "file": r["file"],
+        "line": r["line_start"],
+    }
+
+
+def warnings(
+    conn: sqlite3.Connection, sources: list[dict[str, Any]], card_ids: list[str]
+) -> list[str]:
+    """An unofficial or machine-translated source, and a card's rulings known to have
+    changed, are said before a judge acts on the answer."""
+    out: list[str] = []
+    for s in {(s["provenance"], s["era"], s["lang"], s["document"]): s for s in sources}.values():
+        if s["provenance"] != "official":
+            out.append(
+                f"{s['document']} is a {authority_noun(s['provenance'])} in "
+                f"{language_name(s['lang'])} ({s['era']}), not an official ruling."
+            )
+    for card_id in dict.fromkeys(card_ids):
+        card = first(conn, "card_note", id=card_id)
+        if card and card["notes"]:
+            out.append(f"{card['name']}: {card['notes']}")
+    return out
+
+
+def names(conn: sqlite3.Connection, ids: list[str]) -> list[str]:
+    """Card names of card ids, in order."""
+    found = {i: first(conn, "card_note", id=i) for i in dict.fromkeys(ids)}
+    return [found[i]["name"] if found[i] else i for i in ids]  # type: ignore[index]
+
+
+def lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def window_nuances(
+    conn: sqlite3.Connection, moment: dict[str, Any] | None, exclude: set[str]
+) -> list[dict[str, Any]]:
+    """What else the rules say about the moment, one line per property, with its rules."""
+    if not moment:
+        return []
+    seen: dict[tuple[str, str], dict[str, Any]] = {}
+    for p in moment["properties"]:
+        if p["key"] in exclude:
+            continue
+        entry = seen.setdefault((p["key"], p["value"]), {"text": p["display"], "rules": []})
+        entry["rules"].append(p["rule"])
+    return [{"text": f"{where(moment)}: {e['text']}.", "rules": e["rules"]} for e in seen.values()]
+
+
+def answer(
+    conn: sqlite3.Connection,
+    kind: str,
+    ruling: str,
+    *,
+    sequence: list[str] | None = None,
+    nuances: list[dict[str, Any]] | None = None,
+    sources: list[dict[str, Any]],
+    moment: dict[str, Any] | None = None,
+    card_ids: list[str] | None = None,
+    ruling_id: str | None = None,
+    quote: str = "",
+) -> dict[str, Any]:
+    """The shape of every composed answer (documented in the README under kb ask --json)."""
+    unique = list({s["id"]: s for s in sources}.values())
+    cards = list(dict.fromkeys(card_ids or []))
+    return {
+        "type": kind,
+        "ruling": ruling,
+        "sequence": sequence or [],
+        "nuances": nuances or [],
+        "sources": unique,
+        "warnings": warnings(conn, unique, cards),
+        "timing": {"id": moment["id"], "path": moment["path"], "ruleset": moment["ruleset"]}
+        if moment
+        else None,
+        "cards": names(conn, cards),
+        "ruling_id": ruling_id,
+        "quote": quote,
+    }

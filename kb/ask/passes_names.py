@@ -1,0 +1,125 @@
+"""Understanding passes that read names: the question's text and language, the game, card
+names, the "X vs Y" pattern, timing moments and glossary terms.
+
+Each pass takes the shared Context and records what it found in ``ctx.result``; kb.ask.
+understand runs them in order.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from ingest.text import CJK_RUN, fold, words
+
+from .cardnames import CardFinder
+from .context import Context
+from .correct import correct
+from .phrases import fuzzy_timing, match_phrases, spans_free
+from .question import query_data, tokens, vs_words
+
+
+def read_text(ctx: Context) -> None:
+    """Composed accents (NFC, as the data files are written: "lá" typed as "la" + U+0301 is
+    "lá"), misspellings corrected, folded, split into tokens."""
+    ctx.typed = " ".join(unicodedata.normalize("NFC", ctx.typed).split())
+    ctx.text, ctx.result.corrections = correct(ctx.conn, ctx.typed, ctx.vocab)
+    ctx.result.text = ctx.typed
+    ctx.folded = fold(ctx.text)
+    ctx.tokens = tokens(ctx.text)
+
+
+def language(ctx: Context) -> None:
+    """Chinese if it has CJK, Vietnamese if it has Vietnamese letters or two Vietnamese-only
+    function words ("the nao", "co duoc khong"), else English."""
+    typed = ctx.typed
+    if CJK_RUN.search(typed):
+        ctx.result.lang = "zh"
+    elif fold(typed) != typed.lower():
+        ctx.result.lang = "vi"
+    else:
+        found = {fold(t) for t in words(typed)}
+        stop = query_data()["stopwords"]
+        vi_words = set(stop["vi"]) - set(stop["en"])
+        ctx.result.lang = "vi" if len(found & vi_words) >= 2 else "en"
+
+
+def game_named(ctx: Context) -> None:
+    """A game named by one of its aliases ("ygo", "fow", "游戏王" inside a run of Chinese)."""
+    for gid, aliases in ctx.vocab.games.items():
+        for alias in sorted(aliases, key=len, reverse=True):
+            pattern = re.escape(alias)
+            if not CJK_RUN.search(alias):
+                pattern = rf"(?<!\w){pattern}(?!\w)"
+            m = re.search(pattern, ctx.folded)
+            if m and spans_free(ctx.used, m.start(), m.end()):
+                ctx.used.append((m.start(), m.end()))
+                ctx.result.game = ctx.result.game or gid
+                break
+    ctx.result.game = ctx.game or ctx.result.game
+
+
+def vs_word(ctx: Context) -> None:
+    """Where the "vs" of "X vs Y" is ("đấu", "với", "对"), between two other words."""
+    wanted = vs_words()
+    ctx.vs_at = next(
+        (i for i, t in enumerate(ctx.tokens) if t.key in wanted and 0 < i < len(ctx.tokens) - 1),
+        None,
+    )
+
+
+def exact_cards(ctx: Context) -> None:
+    """Card names and aliases typed exactly (of the named game, if one is named)."""
+    game = ctx.result.game
+    ctx.cards_vocab = [c for c in ctx.vocab.cards if not game or c["game"] == game]
+    finder = CardFinder(ctx.tokens, ctx.cards_vocab, ctx.used, ctx.vs_at)
+    finder.exact()
+    ctx.result.cards, ctx.result.ambiguous = finder.found, finder.ambiguous
+
+
+def _matchable(entry: dict[str, object]) -> bool:
+    """A timing name worth looking for in a question: not a lone generic word such as "turn"."""
+    key = str(entry["key"])
+    return " " in key or CJK_RUN.search(key) is not None or len(key) >= 8
+
+
+def moments(ctx: Context) -> None:
+    """Timing moments named exactly, of the question's game (or its first card's game)."""
+    game = ctx.result.game or (ctx.result.cards[0]["game"] if ctx.result.cards else None)
+    ctx.timing_vocab = [
+        t for t in ctx.vocab.timing if (not game or t["game"] == game) and _matchable(t)
+    ]
+    ctx.terms_vocab = [t for t in ctx.vocab.terms if not game or t["game"] in ("*", game)]
+    ctx.result.timing = match_phrases(ctx.folded, ctx.timing_vocab, ctx.used, ctx.text)
+
+
+def terms(ctx: Context) -> None:
+    """Glossary terms in any language ("mộ bài", "cemetery", "tribute")."""
+    ctx.result.terms = match_phrases(ctx.folded, ctx.terms_vocab, ctx.used, ctx.text)
+
+
+def fuzzy_cards(ctx: Context) -> None:
+    """Misspelt card names in what no name, moment or term took ("honset")."""
+    finder = CardFinder(ctx.tokens, ctx.cards_vocab, ctx.used, ctx.vs_at)
+    finder.fuzzy()
+    ctx.result.cards = sorted(ctx.result.cards + finder.found, key=lambda c: c["start"])
+    ctx.result.ambiguous += finder.ambiguous
+
+
+def fuzzy_moments(ctx: Context) -> None:
+    """Timing moments typed with a typo ("damge step"), when none was named exactly."""
+    if not ctx.result.timing:
+        ctx.result.timing = fuzzy_timing(ctx.tokens, ctx.timing_vocab, ctx.used)
+
+
+def vs_pair(ctx: Context) -> None:
+    """The cards on either side of the "vs"; the game of the cards if none was named."""
+    r = ctx.result
+    if ctx.vs_at is not None:
+        at = ctx.tokens[ctx.vs_at]
+        left = [c for c in r.cards if c["end"] <= at.start]
+        right = [c for c in r.cards if c["start"] >= at.end]
+        if left and right:
+            r.vs = (left[-1], right[0])
+    if r.cards and not r.game:
+        r.game = r.cards[0]["game"]

@@ -1,0 +1,180 @@
+"""Understanding passes that read everyday words: expansions from the judge's vocabulary,
+the card data asked for, unqualified terms, years, cues (definition, quantity), the content
+words left, and which game the question is about when it names none.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from ingest.text import CJK_RUN, fold, folded_words
+
+from ..vocabulary import game_rule_counts
+from .context import Context
+from .phrases import match_phrases, may_occur, phrase_pattern, span_of, spans_free, unplaced
+from .question import expansions, query_data, query_words, stopwords, vs_words, whole_word
+
+
+def everyday_phrases(ctx: Context) -> None:
+    """Everyday phrases of kb/data/query.toml [expand] and the English forms they stand for
+    ("bộ bài" is "deck"). A phrase that folds to a function word counts only typed with its
+    accents ("la" is "là", is, unless typed "lá", card)."""
+    present = query_words(ctx.folded)
+    stop = stopwords()
+    accented = {w.lower() for w in query_data().get("accents_required", {}).get("words", [])}
+    typed = ctx.typed.lower()
+    for entry in expansions():
+        key = entry["key"]
+        as_typed = rf"(?<!\w){re.escape(entry['typed'])}(?!\w)"
+        if (key in stop or entry["typed"] in accented) and not re.search(as_typed, typed):
+            continue
+        if may_occur(key, present, ctx.folded, True) and phrase_pattern(key, True).search(
+            ctx.folded
+        ):
+            ctx.result.expansions[key] = entry["forms"]
+
+
+def card_facts(ctx: Context) -> None:
+    """Which card data a question about a card asks for (ATK, level, attribute...)."""
+    if not ctx.result.cards:
+        return
+    present = query_words(ctx.folded)
+    for field_name, names in query_data()["facts"].items():
+        for name in names:
+            key = folded_words(name)
+            if may_occur(key, present, ctx.folded) and whole_word(key).search(ctx.folded):
+                ctx.result.facts.append(field_name)
+                break
+
+
+def expanded_concepts(ctx: Context) -> None:
+    """Moments and terms the everyday phrases name ("giai đoạn hồi phục" expands to "recovery
+    phase", a moment). Found in the expansions, not in the question: no place in it."""
+    r = ctx.result
+    expanded = " | ".join(fold(f) for forms in r.expansions.values() for f in forms)
+    if not expanded:
+        return
+    known = {t.get("node") for t in r.timing} | {t.get("term") for t in r.terms}
+    for found in match_phrases(expanded, ctx.timing_vocab, []):
+        if found["node"] not in known:
+            r.timing.append(unplaced(found))
+            known.add(found["node"])
+    for found in match_phrases(expanded, ctx.terms_vocab, []):
+        if found["term"] not in known:
+            r.terms.append(unplaced(found))
+            known.add(found["term"])
+
+
+def _general_spans(ctx: Context, general: str) -> list[tuple[int, int]]:
+    """Where the question names ``general``: as the term itself, or through an everyday
+    phrase that expands to it ("bộ bài" is "deck")."""
+    r = ctx.result
+    keys = {t["key"] for t in ctx.terms_vocab if t["term"] == general}
+    spans = [(t["start"], t["end"]) for t in r.terms if t["term"] == general and "end" in t]
+    for key, forms in r.expansions.items():
+        if keys & {folded_words(f) for f in forms}:
+            m = phrase_pattern(key, True).search(ctx.folded)
+            if m:
+                spans.append(m.span())
+    return spans
+
+
+def unqualified_terms(ctx: Context) -> None:
+    """A term named without a qualifier stands for a more specific one (query.toml
+    [unqualified]): "deck" with nothing but function words and game names where its qualifier
+    would stand (before it in English, after it in Vietnamese) is the main deck."""
+    r = ctx.result
+    neutral = stopwords() | ctx.game_words
+    known = {t["term"] for t in r.terms}
+    for general, specific in query_data().get("unqualified", {}).items():
+        if general not in known or specific in known:
+            continue
+        entry = next((e for e in ctx.terms_vocab if e["term"] == specific), None)
+        for start, end in _general_spans(ctx, general):
+            # Vietnamese questions often keep English words in English order: both sides.
+            side = ctx.folded[:start].split()[-1:]
+            if r.lang == "vi":
+                side += ctx.folded[end:].split()[:1]
+            if entry is not None and all(w in neutral for w in side):
+                r.terms.append({**entry, "start": start, "end": end})
+                break
+
+
+def game_of_concepts(ctx: Context) -> None:
+    """A game-specific term or moment names the game ("normal summon" is Yu-Gi-Oh!); words that
+    are a term of every game or of several do not ("graveyard"). Only what the question itself
+    names: "攻击力" expands to "attack power", which is not Vanguard's power."""
+    r = ctx.result
+    if r.game:
+        return
+    by_span: dict[Any, set[str]] = {}
+    for t in [*r.timing, *r.terms]:
+        if "start" in t:
+            by_span.setdefault(span_of(t), set()).add(t["game"])
+    games = {next(iter(g)) for g in by_span.values() if len(g) == 1} - {"*"}
+    if len(games) == 1:
+        r.game = games.pop()
+
+
+def cues(ctx: Context) -> None:
+    """Years ("2005": the era asked about), "what is" (a definition), "how many" (a number)."""
+    r = ctx.result
+    r.years = re.findall(r"(?<!\d)(?:19[89]\d|20[0-4]\d)(?!\d)", ctx.text)
+    r.definition = any(fold(c) in ctx.folded for c in query_data()["definition"]["cues"])
+    r.quantity = any(
+        # Chinese has no spaces: a cue inside a run of characters counts.
+        fold(c) in ctx.folded if CJK_RUN.search(c) else whole_word(fold(c)).search(ctx.folded)
+        for c in query_data()["quantity"]["cues"]
+    )
+
+
+def content_words(ctx: Context) -> None:
+    """The words no name, moment or term took, without function words."""
+    stop = stopwords() | vs_words() | set(ctx.result.years)
+    ctx.result.words = [
+        t.key for t in ctx.tokens if t.key not in stop and spans_free(ctx.used, t.start, t.end)
+    ]
+
+
+def game_of_words(ctx: Context) -> None:
+    """The game the content words point to, when they all point to one (``game_hint``).
+
+    A word counts when the other games use it in at most a quarter of the rules their size
+    would predict ("flash", "sentinel" are Vanguard; "resonator" is Force of Will).
+    """
+    r = ctx.result
+    if r.game or not r.words:
+        return
+    game_rules = ctx.vocab.game_rules or game_rule_counts(ctx.conn)
+    rows = ctx.conn.execute(
+        "SELECT term, rules, games FROM search_vocab WHERE term IN "
+        "(SELECT value FROM json_each(?))",
+        (json.dumps(r.words),),
+    ).fetchall()
+    total = sum(game_rules.values())
+    votes: set[str] = set()
+    for row in rows:
+        game, n = max(json.loads(row["games"]).items(), key=lambda kv: kv[1])
+        if row["rules"] < 2:
+            continue
+        share = game_rules.get(game, 0) / total if total else 0.0
+        if row["rules"] - n <= 0.25 * row["rules"] * (1 - share):
+            votes.add(game)
+    r.game_hint = votes.pop() if len(votes) == 1 else None
+
+
+def one_game_per_span(ctx: Context) -> None:
+    """Of the terms of several games read in the same words, those of the question's game
+    ("kích hoạt" is Yu-Gi-Oh!'s activate and Vanguard's trigger)."""
+    r = ctx.result
+    game = r.game or r.game_hint
+    if not game:
+        return
+    games: dict[Any, set[str]] = {}
+    for t in r.terms:
+        games.setdefault(span_of(t), set()).add(t["game"])
+    r.terms = [
+        t for t in r.terms if t["game"] in ("*", game) or not games[span_of(t)] & {"*", game}
+    ]

@@ -1,0 +1,3 @@
+-- title: Card names
+-- description: Every card's id and name.
+select id, name from cards order by id
