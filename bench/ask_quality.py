@@ -5,6 +5,10 @@ counts as answered at k when one of its answer ids is among the first k passages
 that stands for the same text in several versions counts for all of them).
 
     python bench/ask_quality.py [--db kb.sqlite] [--questions FILE] [--misses]
+                                [--floor TOP1,TOP3]
+
+With ``--floor 0.85,0.95`` it exits with status 1 when the overall top-1 or top-3 accuracy
+falls below the floor (a check for CI or a pre-release run; the unit tests hold none).
 """
 
 from __future__ import annotations
@@ -86,6 +90,9 @@ def main() -> int:
     parser.add_argument(
         "--misses", action="store_true", help="List the questions kb ask gets wrong at top 1."
     )
+    parser.add_argument(
+        "--floor", default="", help="TOP1,TOP3: exit 1 when overall accuracy is below either."
+    )
     args = parser.parse_args()
     if not args.db.exists():
         from kb.build import build
@@ -112,6 +119,12 @@ def main() -> int:
             print(
                 f"  {'(top-3 ok) ' if m['top3'] else ''}{m['q']!r}: got {m['got']} want {m['want']}"
             )
+    if args.floor:
+        floor1, floor3 = (float(x) for x in args.floor.split(","))
+        n, a1, a3 = ask_groups["all"]
+        if a1 / n < floor1 or a3 / n < floor3:
+            print(f"below the floor {args.floor}: {a1 / n:.1%}, {a3 / n:.1%}", file=sys.stderr)
+            return 1
     return 0
 
 

@@ -5,10 +5,11 @@ once per question; coordinate ascent then tries each weight over a grid, keeping
 when it raises top-1 + top-3 accuracy on the tuning half (even-numbered questions). The other
 half (odd-numbered) is never used to choose a weight: its accuracy is the honest estimate.
 
-    python bench/tune_ask.py [--db kb.sqlite] [--rounds 3]
+    python bench/tune_ask.py [--db kb.sqlite] [--rounds 3] [--write]
 
-It prints the weights it found; copy them into kb/retrieve.py's WEIGHTS by hand if they are
-better on both halves.
+It prints the weights it found; with ``--write`` it writes them to kb/data/ask_weights.toml,
+the file kb ask reads (only do so when they are better on both halves). The held-out question
+sets (questions_holdout*.toml) are never read here.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ GRID = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0)
 def features(
     db: Path, questions: list[dict]
 ) -> list[tuple[set[str], list[tuple[set[str], dict[str, float], int]]]]:
-    from kb.ask.retrieve import gather, rank
+    from kb.ask.rank import rank
+    from kb.ask.retrieve import gather
     from kb.ask.understand import understand
     from kb.db import connect
     from kb.vocabulary import load_vocabulary
@@ -41,8 +43,6 @@ def features(
 
 
 def accuracy(data, weights: dict[str, float]) -> tuple[float, float]:
-    from ingest.text import fold, words  # noqa: F401  (same collapse rule as kb ask: by id only here)
-
     top1 = top3 = 0
     for gold, rows in data:
         ranked = sorted(rows, key=lambda r: (-sum(weights[k] * v for k, v in r[1].items()), r[2]))
@@ -67,8 +67,11 @@ def main() -> int:
         "--questions", type=Path, default=REPO / "tests" / "fixtures" / "questions.toml"
     )
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--write", action="store_true", help="Write kb/data/ask_weights.toml.")
     args = parser.parse_args()
-    from kb.ask.retrieve import WEIGHTS
+    from kb.ask.rank import weights as current_weights
+
+    WEIGHTS = current_weights()
 
     questions = tomllib.loads(args.questions.read_text(encoding="utf-8"))["questions"]
     data = features(args.db, questions)
@@ -92,7 +95,21 @@ def main() -> int:
                     best, weights = score, trial
     report("tuned weights  ", accuracy(tune, weights), accuracy(held, weights))
     print("WEIGHTS =", {k: round(v, 2) for k, v in weights.items()})
+    if args.write:
+        write_weights(weights)
+        print(f"wrote {WEIGHTS_FILE.relative_to(REPO)}")
     return 0
+
+
+WEIGHTS_FILE = REPO / "kb" / "data" / "ask_weights.toml"
+
+
+def write_weights(weights: dict[str, float]) -> None:
+    """kb/data/ask_weights.toml: the header comment kept, the [weights] table rewritten."""
+    text = WEIGHTS_FILE.read_text(encoding="utf-8")
+    header = text.split("[weights]")[0]
+    body = "\n".join(f"{k} = {round(v, 2)}" for k, v in weights.items())
+    WEIGHTS_FILE.write_text(f"{header}[weights]\n{body}\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

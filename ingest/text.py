@@ -11,10 +11,9 @@ site.
 * **Keys**: ``name_key`` (card and other names: "D.D." is "dd"), ``plural_key`` ("Spells" is
   "spell"), ``compare_form`` (what version and duplicate comparisons look at),
   ``squash_spaces``.
-* **Stems** (``stem``): English inflections ("negated", "negates" are "negate") through the
-  Snowball English stemmer (snowballstemmer). The build stores the stem of every word of the
-  index (table ``search_vocab``) so the ``kb ask`` path looks stems up instead of importing
-  the stemmer.
+* **Stems** (``stem``): English inflections ("negated", "negates" are "negate"; "copies" is
+  "copy") through the Snowball English stemmer (PyStemmer, Snowball's C implementation: a
+  millisecond to import, a microsecond a word, so ``kb ask`` stems passages as it reads them).
 
 Standard library only at import time: this module is on the ``kb ask`` path.
 """
@@ -102,6 +101,18 @@ def words(text: str) -> list[str]:
     return _WORD.findall(_DIGIT_LETTER.sub(" ", unicodedata.normalize("NFC", text)))
 
 
+def word_spans(text: str) -> list[tuple[str, int, int]]:
+    """The words of an NFC text as ``words`` splits them, with where each stands in it."""
+    out = []
+    for m in _WORD.finditer(text):
+        start = m.start()
+        for piece in _DIGIT_LETTER.split(m.group()):
+            if piece:
+                out.append((piece, start, start + len(piece)))
+            start += len(piece)
+    return out
+
+
 @cache
 def _plain_word() -> re.Pattern[str]:
     # Compiled on first use: a Unicode class costs milliseconds, and kb ask never needs it.
@@ -162,14 +173,14 @@ def compare_form(text: str) -> str:
 
 
 # ---- stems -------------------------------------------------------------------------------
-_STEMMABLE = re.compile(r"[a-z]{3,}")
+_STEMMABLE = re.compile(r"[a-z][a-z'’]{2,}")
 
 
 @cache
-def _english_stemmer():  # noqa: ANN202 - snowballstemmer has no type hints
-    import snowballstemmer  # imported on first use: the kb ask path reads stored stems
+def _english_stemmer():  # noqa: ANN202 - PyStemmer has no type hints
+    import Stemmer  # PyStemmer
 
-    return snowballstemmer.stemmer("english")
+    return Stemmer.Stemmer("english")
 
 
 def stemmable(word: str) -> bool:
@@ -183,4 +194,4 @@ def stem(word: str) -> str:
     a word that is not an English word (CJK, Vietnamese, digits, short) is its own stem."""
     if not stemmable(word):
         return word
-    return _english_stemmer().stemWord(word)
+    return _english_stemmer().stemWord(word.replace("’", "'"))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import subprocess
-import tomllib
 from pathlib import Path
 
 import pytest
@@ -131,20 +130,6 @@ def test_game_filter(conn: sqlite3.Connection) -> None:
     assert hits and all(h["game"] == "vanguard" for h in hits)
 
 
-def test_question_set_does_not_regress(conn: sqlite3.Connection) -> None:
-    """A floor under bench/ask_quality.py's figures: fails if ranking breaks, not a benchmark."""
-    questions = tomllib.loads(QUESTIONS.read_text(encoding="utf-8"))["questions"]
-    assert len(questions) >= 60
-    top1 = top3 = 0
-    for q in questions:
-        hits = ask(conn, q["q"], limit=3)["hits"]
-        ids = [{h["id"], *h["also"]} for h in hits]
-        top1 += bool(ids and ids[0] & set(q["answers"]))
-        top3 += any(i & set(q["answers"]) for i in ids)
-    assert top1 / len(questions) >= 0.7
-    assert top3 / len(questions) >= 0.8
-
-
 @pytest.mark.parametrize("question", ["闪电 限制", "is raigeki limited", "raigeki hạn chế"])
 def test_restriction_question_answers_from_every_list(
     conn: sqlite3.Connection, question: str
@@ -254,10 +239,7 @@ def test_an_unaccented_syllable_that_is_another_word_is_not_expanded(
     assert "hoa" in ask(conn, "hai người hòa thì sao")["understood"]["expansions"]
 
 
-def test_spellings_and_inflections() -> None:
+def test_spellings() -> None:
     from kb.ask.forms import spelled
-    from kb.ask.inflect import _bases
 
     assert "cannot draw" in spelled(["can't draw"]) and "can't draw" in spelled(["cannot draw"])
-    assert "move" in _bases("moving") and "copy" in _bases("copies")
-    assert "the" not in _bases("thing") and "not" not in _bases("noted")

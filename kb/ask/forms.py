@@ -11,10 +11,9 @@ import re
 import sqlite3
 from functools import cache
 
-from ingest.text import CJK_RUN, cjk_bigrams, fold, words
+from ingest.text import CJK_RUN, cjk_bigrams, fold, stem, words
 
 from ..db import column, run
-from .inflect import crude_stem
 from .question import Understood, query_data, stopwords
 
 
@@ -65,11 +64,21 @@ def word_forms(u: Understood) -> list[list[str]]:
     return out
 
 
+def _prefix(word: str) -> str | None:
+    """An English word's stem as an FTS5 prefix query ("triggers" -> "trigger"*: the index
+    does not stem), when it differs from the word and is long enough to be specific."""
+    if not word.isascii() or not word.isalpha() or len(word) < 5:
+        return None
+    root = stem(word)
+    return f'"{root}"*' if len(root) >= 4 and root != word else None
+
+
 def word_group(forms: list[str]) -> str:
+    """An everyday word's forms for FTS5, with its stem as a prefix."""
     parts = {p for p in (_phrase(f) for f in forms) if p}
-    stem = crude_stem(fold(forms[0]))
-    if stem:
-        parts.add(f'"{stem}"*')
+    prefix = _prefix(fold(forms[0]))
+    if prefix:
+        parts.add(prefix)
     return "(" + " OR ".join(sorted(parts)) + ")" if parts else ""
 
 

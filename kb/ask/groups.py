@@ -13,37 +13,42 @@ import re
 from functools import cache
 from typing import Any
 
-from ingest.text import CJK_RUN, cjk_bigrams, fold, words
+from ingest.text import fold, words
 
 from .forms import QuestionForms, group_frequency
-from .inflect import crude_stem, form_pattern, needles
+from .matching import PLURAL, STEM, Passage, Span, form_grams, form_keys
 from .question import query_data
 
 
 class Group:
     """One thing the question asks about: a word with its expansions, or a concept's forms."""
 
-    __slots__ = ("forms", "weight", "concept", "patterns", "needles")
+    __slots__ = ("forms", "weight", "concept", "keys", "grams")
 
-    def __init__(
-        self,
-        forms: tuple[str, ...],
-        weight: float,  # inverse document frequency: rare words matter more
-        concept: bool = False,
-        patterns: tuple[re.Pattern[str], ...] = (),
-        # Per pattern, the words a text must contain for the pattern to match: checking them
-        # with ``in`` first spares most regex searches.
-        needles: tuple[tuple[str, ...], ...] = (),
-    ) -> None:
-        self.forms, self.weight, self.concept = forms, weight, concept
-        self.patterns, self.needles = patterns, needles
+    def __init__(self, forms: tuple[str, ...], weight: float, concept: bool = False) -> None:
+        self.forms = forms
+        self.weight = weight  # inverse document frequency: rare words matter more
+        self.concept = concept
+        # A concept's names, and the word the judge typed, in any inflection; the everyday
+        # phrases added for a word list their own variants (kb/data/query.toml).
+        levels = [STEM] * len(forms) if concept else [STEM] + [PLURAL] * (len(forms) - 1)
+        self.keys = tuple(
+            (keys, level)
+            for f, level in zip(forms, levels, strict=True)
+            if (keys := form_keys(f, level))
+        )
+        self.grams = tuple(g for f in forms if (g := form_grams(f)))
 
-    def matching(self, folded: str) -> list[re.Pattern[str]]:
-        return [
-            p
-            for p, words_ in zip(self.patterns, self.needles, strict=True)
-            if all(w in folded for w in words_)
-        ]
+    def spans(self, passage: Passage) -> list[Span]:
+        """Where the passage mentions it (an everyday word's forms loosely: a paraphrase may
+        put other words between theirs)."""
+        loose = not self.concept
+        return [s for keys, level in self.keys for s in passage.find(keys, level, loose=loose)]
+
+    def found_in(self, passage: Passage) -> bool:
+        """One of its forms is in the passage (stops at the first)."""
+        loose = not self.concept
+        return any(passage.find(keys, level, loose=loose, first=True) for keys, level in self.keys)
 
 
 def query_groups(q: QuestionForms) -> list[Group]:
@@ -61,8 +66,6 @@ def query_groups(q: QuestionForms) -> list[Group]:
 
     out = []
     for forms, concept in groups:
-        pairs = [(form_pattern(f, loose=not concept), needles(f)) for f in forms]
-        pairs = [(p, n) for p, n in pairs if p]
         if concept:
             # A concept is found by any of its forms: it is as common as all of them together
             # (the rare machine rendering of "opponent" does not make "opponent" rare).
@@ -71,47 +74,31 @@ def query_groups(q: QuestionForms) -> list[Group]:
             # As rare as what the judge typed: the forms added for it ("can't" for "cannot",
             # rare in the corpus) do not make it rarer.
             weight = idf(forms[0])
-        out.append(
-            Group(
-                forms,
-                weight,
-                concept,
-                tuple(p for p, _ in pairs),  # type: ignore[misc]
-                tuple(n for _, n in pairs),
-            )
-        )
+        out.append(Group(forms, weight, concept))
     return out
 
 
-def _present(group: Group, folded: str, tokens: set[str], grams: set[str]) -> float:
-    """1 if one of the group's forms (inflected, or by stem) is in the passage, less for a typo."""
+def _present(group: Group, passage: Passage) -> float:
+    """1 if one of the group's forms is in the passage (English words by their stems, Chinese
+    by its bigrams), 0.8 for a word typed with a typo, else 0."""
     from rapidfuzz import fuzz, process
 
-    if any(p.search(folded) for p in group.matching(folded)):
+    if group.found_in(passage) or any(passage.has_grams(g) for g in group.grams):
         return 1.0
     w = fold(group.forms[0])
-    if CJK_RUN.fullmatch(w) and set(cjk_bigrams(w)) <= grams:
-        return 1.0
-    stem = crude_stem(w)
-    if stem and f" {stem}" in folded:
-        return 1.0
     if (
         not group.concept
         and len(w) >= 4
-        and process.extractOne(w, tokens, scorer=fuzz.ratio, score_cutoff=80)
+        and process.extractOne(w, set(passage.tokens), scorer=fuzz.ratio, score_cutoff=80)
     ):
         return 0.8
     return 0.0
 
 
-def _concept_spans(group: Group, folded: str) -> list[tuple[int, int]]:
-    return [m.span() for p in group.matching(folded) for m in p.finditer(folded)]
-
-
-def _shadowed(groups: list[Group], folded: str) -> set[int]:
+def _shadowed(groups: list[Group], passage: Passage) -> set[int]:
     """Concepts whose every mention in the passage lies inside a longer mention of another
     concept: "quasi-restricted card" is Semi-Limited, not also Limited ("restricted card")."""
-    spans = {i: _concept_spans(g, folded) for i, g in enumerate(groups) if g.concept}
+    spans = {i: g.spans(passage) for i, g in enumerate(groups) if g.concept}
     out = set()
     for i, mine in spans.items():
         others = [s for j, theirs in spans.items() if j != i for s in theirs]
@@ -128,18 +115,12 @@ def coverage(groups: list[Group], text: str) -> float:
     total = sum(g.weight for g in groups)
     if not total:
         return 0.0
-    folded = " " + " ".join(words(fold(text))) + " "
-    tokens = set(folded.split())
-    grams = {g for t in tokens if CJK_RUN.fullmatch(t) for g in cjk_bigrams(t)}
-    shadowed = _shadowed(groups, folded) if sum(g.concept for g in groups) > 1 else set()
-    return (
-        sum(
-            g.weight * _present(g, folded, tokens, grams)
-            for i, g in enumerate(groups)
-            if i not in shadowed
-        )
-        / total
+    passage = Passage(text)
+    shadowed = _shadowed(groups, passage) if sum(g.concept for g in groups) > 1 else set()
+    covered = sum(
+        g.weight * _present(g, passage) for i, g in enumerate(groups) if i not in shadowed
     )
+    return covered / total
 
 
 @cache
@@ -176,22 +157,17 @@ def literal(typed: list[str], text: str) -> float:
 
 def proximity(groups: list[Group], text: str, window: int = 4) -> float:
     """Share of neighbouring pairs of the question's words that stand close in the passage."""
-    words_only = [g for g in groups if not g.concept] + [g for g in groups if g.concept]
-    if len(words_only) < 2:
+    ordered = [g for g in groups if not g.concept] + [g for g in groups if g.concept]
+    if len(ordered) < 2:
         return 0.0
-    folded = " ".join(words(fold(text)))
-    positions = []
-    for g in words_only:
-        spots = [
-            folded.count(" ", 0, m.start()) for p in g.matching(folded) for m in p.finditer(folded)
-        ]
-        positions.append(spots)
-    pairs = close = 0
-    for a, b in zip(positions, positions[1:], strict=False):
-        pairs += 1
-        if a and b and min(abs(x - y) for x in a for y in b) <= window:
-            close += 1
-    return close / pairs if pairs else 0.0
+    passage = Passage(text)
+    positions = [[start for start, _ in g.spans(passage)] for g in ordered]
+    close = sum(
+        1
+        for a, b in zip(positions, positions[1:], strict=False)
+        if a and b and min(abs(x - y) for x in a for y in b) <= window
+    )
+    return close / (len(ordered) - 1)
 
 
 def defines(groups: list[Group], row: dict[str, Any]) -> bool:

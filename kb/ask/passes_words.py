@@ -13,15 +13,14 @@ from ingest.text import CJK_RUN, fold, folded_words
 
 from ..vocabulary import game_rule_counts
 from .context import Context
-from .phrases import match_phrases, may_occur, phrase_pattern, span_of, spans_free, unplaced
-from .question import expansions, query_data, query_words, stopwords, vs_words, whole_word
+from .phrases import find_phrase, match_phrases, span_of, spans_free, unplaced
+from .question import expansions, query_data, stopwords, vs_words, whole_word
 
 
 def everyday_phrases(ctx: Context) -> None:
     """Everyday phrases of kb/data/query.toml [expand] and the English forms they stand for
     ("bộ bài" is "deck"). A phrase that folds to a function word counts only typed with its
     accents ("la" is "là", is, unless typed "lá", card)."""
-    present = query_words(ctx.folded)
     stop = stopwords()
     accented = {w.lower() for w in query_data().get("accents_required", {}).get("words", [])}
     typed = ctx.typed.lower()
@@ -30,9 +29,7 @@ def everyday_phrases(ctx: Context) -> None:
         as_typed = rf"(?<!\w){re.escape(entry['typed'])}(?!\w)"
         if (key in stop or entry["typed"] in accented) and not re.search(as_typed, typed):
             continue
-        if may_occur(key, present, ctx.folded, True) and phrase_pattern(key, True).search(
-            ctx.folded
-        ):
+        if find_phrase(ctx.folded, key, plural_inside=True):
             ctx.result.expansions[key] = entry["forms"]
 
 
@@ -40,11 +37,10 @@ def card_facts(ctx: Context) -> None:
     """Which card data a question about a card asks for (ATK, level, attribute...)."""
     if not ctx.result.cards:
         return
-    present = query_words(ctx.folded)
     for field_name, names in query_data()["facts"].items():
         for name in names:
             key = folded_words(name)
-            if may_occur(key, present, ctx.folded) and whole_word(key).search(ctx.folded):
+            if whole_word(key).search(ctx.folded):
                 ctx.result.facts.append(field_name)
                 break
 
@@ -75,9 +71,7 @@ def _general_spans(ctx: Context, general: str) -> list[tuple[int, int]]:
     spans = [(t["start"], t["end"]) for t in r.terms if t["term"] == general and "end" in t]
     for key, forms in r.expansions.items():
         if keys & {folded_words(f) for f in forms}:
-            m = phrase_pattern(key, True).search(ctx.folded)
-            if m:
-                spans.append(m.span())
+            spans += find_phrase(ctx.folded, key, plural_inside=True)[:1]
     return spans
 
 

@@ -1,8 +1,8 @@
 """Phrases of the vocabulary (timing names, glossary terms, everyday expressions) found in a
 question as whole words, longest first, without overlapping what was already found.
 
-Vocabularies hold hundreds of phrases and a regex per phrase costs more to compile than the
-whole search, so ``may_occur`` rules most of them out from the question's words first.
+Words are compared at the levels of sameness of ingest.text (exact, stem, plural), after a
+set lookup rules out the hundreds of phrases a question cannot hold.
 
 On the ``kb ask`` path: standard library and ``ingest.text`` only.
 """
@@ -13,9 +13,10 @@ import re
 from functools import cache
 from typing import Any
 
-from ingest.text import CJK_RUN
+from ingest.text import CJK_RUN, plural_key, stem, word_spans
 
-from .question import Token, query_words, stopwords
+from .matching import PLURAL, STEM
+from .question import Token, stopwords
 
 Span = tuple[int, int]
 # A timing name typed with a typo ("damge step") must score this much (rapidfuzz ratio).
@@ -37,50 +38,50 @@ def unplaced(found: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in found.items() if k not in ("start", "end")}
 
 
-def _inflections(word: str) -> tuple[str, str]:
-    """(what an English inflection of ``word`` starts with, regex of its endings): "negate"
-    is also "negates", "negated", "negating"; other words take a plural "s"."""
-    if len(word) >= 4 and word.isascii() and word.isalpha():
-        if word.endswith("e"):
-            return word[:-1], "(?:e|es|ed|ing)"
-        return word, "(?:s|es|ed|ing)?"
-    return word, "s?"
+class QuestionText:
+    """A folded question as words with their places, for finding phrases in it."""
 
+    __slots__ = ("folded", "spans", "keys", "key_sets")
 
-def may_occur(
-    key: str, present: frozenset[str], folded_query: str, plural_inside: bool = False
-) -> bool:
-    """False when the phrase ``key`` (folded words) cannot occur in the question.
-
-    Vocabularies hold hundreds of phrases and a regex per phrase costs more to compile than the
-    whole search; this check leaves a handful. As in phrase_pattern(): a name's last word may
-    be inflected; with ``plural_inside`` (everyday phrases), every word may take a plural "s".
-    """
-    parts = key.split()
-    if CJK_RUN.search(key):
-        return all(p in folded_query for p in parts)
-    if plural_inside:
-        return all(p in present or p + "s" in present for p in parts)
-    start = _inflections(parts[-1])[0]
-    return all(p in present for p in parts[:-1]) and (
-        parts[-1] in present or any(w.startswith(start) for w in present)
-    )
+    def __init__(self, folded: str) -> None:
+        self.folded = folded
+        self.spans = word_spans(folded)
+        words = [w for w, _, _ in self.spans]
+        self.keys = {"exact": words, STEM: [stem(w) for w in words]}
+        self.keys[PLURAL] = [plural_key(w) for w in words]
+        self.key_sets = {level: frozenset(keys) for level, keys in self.keys.items()}
 
 
 @cache
-def phrase_pattern(key: str, plural_inside: bool = False) -> re.Pattern[str]:
-    """Whole-word regex for a folded phrase, any dash or space between its words: a name's
-    last word inflected ("negated" is the term "negate"); with ``plural_inside`` (everyday
-    phrases, which list their own variants: "limited" is not "limit"), a plural "s" on each."""
+def question_text(folded: str) -> QuestionText:
+    return QuestionText(folded)
+
+
+def find_phrase(folded: str, key: str, plural_inside: bool = False) -> list[Span]:
+    """Where the phrase ``key`` (folded words) stands in the folded question, as whole words
+    (character spans). A name's last word may be inflected ("negated" is the term "negate");
+    with ``plural_inside`` (everyday phrases, which list their own variants: "limited" is not
+    "limit"), each word may differ by a plural "s". A CJK phrase is found anywhere (Chinese
+    writes no spaces)."""
     parts = key.split()
+    if not parts:
+        return []
     if CJK_RUN.search(key):
-        return re.compile(r"[\s\-–]+".join(re.escape(w) for w in parts))
+        pattern = r"[\s\-–]+".join(re.escape(w) for w in parts)
+        return [m.span() for m in re.finditer(pattern, folded)]
+    q = question_text(folded)
     if plural_inside:
-        body = r"s?[\s\-]+".join(re.escape(w) for w in parts) + "s?"
+        # A word typed in the plural ("cards" for the phrase's "card"), never the reverse.
+        wanted = [("exact" if plural_key(p) != p else PLURAL, p) for p in parts]
     else:
-        start, ending = _inflections(parts[-1])
-        body = r"[\s\-–]+".join([*(re.escape(w) for w in parts[:-1]), re.escape(start) + ending])
-    return re.compile(rf"(?<!\w){body}(?!\w)")
+        wanted = [("exact", p) for p in parts[:-1]] + [(STEM, stem(parts[-1]))]
+    if any(k not in q.key_sets[level] for level, k in wanted):
+        return []
+    out = []
+    for i in range(len(q.spans) - len(wanted) + 1):
+        if all(q.keys[level][i + j] == k for j, (level, k) in enumerate(wanted)):
+            out.append((q.spans[i][1], q.spans[i + len(wanted) - 1][2]))
+    return out
 
 
 def match_phrases(
@@ -97,19 +98,18 @@ def match_phrases(
     """
     found = []
     claimed: dict[tuple[int, int], str] = {}
-    present = query_words(folded_query)
     stop = stopwords()
     for entry in sorted(entries, key=lambda e: -len(e["key"])):
         key = entry["key"]
-        if not key or not may_occur(key, present, folded_query):
+        spans = find_phrase(folded_query, key) if key else []
+        if not spans:
             continue
         if key in stop and (
             typed is None
             or not re.search(rf"(?<!\w){re.escape(entry['text'].lower())}(?!\w)", typed.lower())
         ):
             continue
-        for m in re.finditer(phrase_pattern(key), folded_query):
-            span = (m.start(), m.end())
+        for span in spans:
             if claimed.get(span) == key or spans_free(used, *span):
                 if span not in claimed:
                     used.append(span)
@@ -119,7 +119,7 @@ def match_phrases(
                     (f.get("node") or f.get("term")) == ident and (f["start"], f["end"]) == span
                     for f in found
                 ):
-                    found.append({**entry, "start": m.start(), "end": m.end()})
+                    found.append({**entry, "start": span[0], "end": span[1]})
     return found
 
 

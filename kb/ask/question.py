@@ -10,7 +10,7 @@ import re
 from functools import cache
 from typing import Any
 
-from ingest.text import CJK_RUN, fold, folded_words, words
+from ingest.text import CJK_RUN, fold, folded_words
 
 from .. import datafiles
 
@@ -60,12 +60,6 @@ def tokens(text: str) -> list[Token]:
         if raw and any(ch.isalnum() for ch in raw):
             out.append(Token(raw, fold(raw), m.start(), m.end()))
     return out
-
-
-def query_words(folded_query: str) -> frozenset[str]:
-    """The words of a folded question, for ruling out phrases before any regex is compiled."""
-    found = words(folded_query)
-    return frozenset(found + [p for w in found for p in re.split(r"['’]", w)])
 
 
 def whole_word(phrase: str) -> re.Pattern[str]:

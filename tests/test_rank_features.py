@@ -1,0 +1,72 @@
+"""Each ranking feature of kb ask on fixture cases (tests/fixtures/ask/features.txt): a
+question, a passage described by its row's fields, and the value the feature must give it."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fixture_files import Case, read_cases
+
+from kb.ask.features import FEATURES, Ranking
+from kb.ask.forms import question_forms
+from kb.ask.groups import query_groups
+from kb.ask.question import typed_spans
+from kb.ask.rank import weights
+from kb.ask.understand import understand
+from kb.vocabulary import load_vocabulary
+
+CASES = read_cases(Path(__file__).parent / "fixtures" / "ask" / "features.txt")
+ROW_DEFAULTS: dict[str, Any] = {
+    "seq": 1,
+    "number": "",
+    "label": "",
+    "title": "",
+    "text": "",
+    "reading": None,
+    "section_path": "",
+    "kind": "paragraph",
+    "provenance": "official",
+    "lang": "en",
+    "langs": "",
+    "game": "yugioh",
+    "facts": None,
+    "card_ids": None,
+    "nodes": None,
+    "property_nodes": None,
+    "depth": 0,
+    "era": "",
+}
+
+
+def _row(case: Case) -> dict[str, Any]:
+    row = dict(ROW_DEFAULTS)
+    for line in case.input.splitlines():
+        key, _, value = line.partition(":")
+        assert key.strip() in ROW_DEFAULTS, f"line {case.line}: unknown row field {key!r}"
+        row[key.strip()] = int(value) if key.strip() == "depth" else value.strip()
+    return row
+
+
+def test_every_feature_has_cases_and_a_weight() -> None:
+    covered = {c.options["feature"] for c in CASES}
+    assert covered == set(FEATURES) == set(weights())
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c.line}:{c.title}" for c in CASES])
+def test_feature(conn: sqlite3.Connection, case: Case) -> None:
+    question = case.options["question"]
+    u = understand(conn, question, load_vocabulary(conn))
+    row = _row(case)
+    ranking = Ranking(
+        u=u,
+        groups=query_groups(question_forms(conn, u)),
+        typed=typed_spans(u),
+        fused={row["seq"]: float(case.options.get("rrf", "1")), 2: 1.0},
+        near=set(case.options.get("near", "").split()),
+        lang=case.options.get("lang", u.lang),
+    )
+    value = FEATURES[case.options["feature"]](row, ranking)
+    assert f"{value:.2f}" == case.expected

@@ -1,0 +1,46 @@
+"""Each understanding pass of kb ask on its own fixture file (tests/fixtures/ask/passes/
+<pass>.txt): the question runs through the chain up to that pass, and the fields the pass
+writes must read as expected. A new case is a question and what a judge would expect the
+pass to find in it."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from fixture_files import Case, read_cases
+from understand_summary import summary
+
+from kb.ask.understand import PASS_NAMES, PASSES, run_passes
+from kb.vocabulary import load_vocabulary
+
+FIXTURES = Path(__file__).parent / "fixtures" / "ask" / "passes"
+WRITES = {name: fields for name, _, fields in PASSES}
+
+
+def _cases() -> list[tuple[str, Case]]:
+    out = []
+    for path in sorted(FIXTURES.glob("*.txt")):
+        assert path.stem in PASS_NAMES, f"{path.name}: no understanding pass {path.stem!r}"
+        out += [(path.stem, case) for case in read_cases(path)]
+    return out
+
+
+CASES = _cases()
+
+
+def test_every_pass_that_writes_has_a_fixture_file() -> None:
+    covered = {name for name, _ in CASES}
+    missing = [name for name, fields in WRITES.items() if fields and name not in covered]
+    assert not missing, missing
+
+
+@pytest.mark.parametrize(
+    ("pass_name", "case"), CASES, ids=[f"{n}:{c.line}:{c.title}" for n, c in CASES]
+)
+def test_pass(conn: sqlite3.Connection, pass_name: str, case: Case) -> None:
+    ctx = run_passes(
+        conn, case.input, load_vocabulary(conn), game=case.options.get("game", ""), until=pass_name
+    )
+    assert summary(ctx.result, WRITES[pass_name]) == case.expected
