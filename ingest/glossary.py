@@ -86,14 +86,25 @@ class Glossary:
         """Non-overlapping occurrences of ``renderings`` in ``text``, longest match first."""
         if not renderings or not text:
             return []
-        by_text: dict[str, Rendering] = {}
+        return Finder(renderings).find(text)
+
+
+class Finder:
+    """Occurrences of a fixed list of renderings, prepared once for many texts."""
+
+    def __init__(self, renderings: list[Rendering]) -> None:
+        self.by_text: dict[str, Rendering] = {}
         for r in sorted(renderings, key=lambda r: (not r.preferred, r.term)):
-            by_text.setdefault(r.text.lower(), r)
-        pattern = _cached_pattern(tuple(sorted(by_text)))
+            self.by_text.setdefault(r.text.lower(), r)
+        self.pattern = _cached_pattern(tuple(sorted(self.by_text))) if self.by_text else None
+
+    def find(self, text: str) -> list[tuple[Rendering, int, int]]:
+        if self.pattern is None or not text:
+            return []
         found = []
-        for m in pattern.finditer(text):
+        for m in self.pattern.finditer(text):
             key = m.group().lower()
-            rendering = by_text.get(key) or by_text.get(key[:-1])
+            rendering = self.by_text.get(key) or self.by_text.get(key[:-1])
             if rendering:
                 found.append((rendering, m.start(), m.end()))
         return found

@@ -361,3 +361,72 @@ class Reading:
     rule: str
     text: str
     changes: tuple[tuple[str, str], ...]  # (as written, official term)
+
+
+# ---- Typed facts for verdicts (ingest/extract/cardfacts.py, ingest/extract/statements.py) -----
+@dataclass(frozen=True)
+class CardProperty:
+    """What a card is (kind, subtype, spell speed) or does (a property the rules test for)."""
+
+    card: str
+    field: str  # "kind", "subtype", "spell_speed" or "property"
+    value: str
+    rule: str | None  # the corpus rule that states it, if one does
+    printed: str  # the printed card text it rests on (a public fact), when no rule states it
+
+
+@dataclass(frozen=True)
+class CardClass:
+    """A class of cards the rules talk about ("Counter Trap", "effects that change ATK/DEF")."""
+
+    id: str
+    game: str
+    en: str  # the English name shown
+    match: str  # JSON: the card fields every member has (data/card_facts.toml [[classes]])
+
+
+@dataclass(frozen=True)
+class ClassName:
+    """A name of a card class in one language, as rules and judges write it."""
+
+    cls: str
+    lang: str
+    text: str
+
+
+@dataclass(frozen=True)
+class ClassMember:
+    cls: str
+    card: str
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A typed, citable statement of a rule: who may do what, when, how many, what follows.
+
+    ``kind`` permission: ``subject`` (card:<id> or class:<id>) ``modality`` (can, cannot,
+    must, only) ``action`` at ``moment`` (a timing node), optionally only in one ``chain``
+    (first, later); quantity: ``unit`` (a concept) bounded by ``low``..``high``;
+    outcome: under ``condition``, ``outcome`` happens. ``concepts`` are the glossary terms,
+    moments, cards and classes the sentence (with its section) names, space-separated.
+    """
+
+    id: str
+    rule: str
+    game: str
+    ruleset: str
+    kind: str
+    source: str  # how it was read: timing-property, sentence, example
+    moment: str
+    subject: str
+    action: str
+    modality: str
+    chain: str
+    low: float | None
+    high: float | None
+    unit: str
+    concepts: str
+    condition: str
+    outcome: str
+    quote: str
+    lang: str

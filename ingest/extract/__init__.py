@@ -1,8 +1,9 @@
 """Stage 10, extract: structured knowledge built from the stored text and curated data.
 
 timing graph (timing.py) -> cards (cards.py) -> rulings (rulings.py) -> restriction lists
-(restrictions.py) -> glossary counts and official-terms readings (terms.py). Everything
-links back to the rules that state it.
+(restrictions.py) -> glossary counts and official-terms readings (terms.py) -> card facts and
+classes (cardfacts.py) -> typed facts for verdicts (facts.py). Everything links back to the
+rules that state it.
 """
 
 from __future__ import annotations
@@ -13,15 +14,22 @@ from ..glossary import Glossary
 from ..records import (
     Card,
     CardAlias,
+    CardClass,
     CardFact,
+    CardProperty,
+    ClassMember,
+    ClassName,
     DocumentResult,
+    Fact,
     Reading,
     Restriction,
     Ruling,
     RulingStep,
     TermCount,
 )
+from .cardfacts import extract_card_facts
 from .cards import extract_cards
+from .facts import extract_facts
 from .restrictions import extract_restrictions
 from .rulings import extract_rulings
 from .terms import count_terms, readings
@@ -40,6 +48,12 @@ class Knowledge:
     restrictions: list[Restriction] = field(default_factory=list)
     term_counts: list[TermCount] = field(default_factory=list)
     readings: list[Reading] = field(default_factory=list)
+    card_properties: list[CardProperty] = field(default_factory=list)
+    classes: list[CardClass] = field(default_factory=list)
+    class_names: list[ClassName] = field(default_factory=list)
+    class_members: list[ClassMember] = field(default_factory=list)
+    facts_: list[Fact] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
 
 def extract_knowledge(
@@ -52,7 +66,26 @@ def extract_knowledge(
     rulings, steps = extract_rulings(documents, cards.mentions, timing.rule_node, exact)
     resolve = {a.alias.casefold(): a.card for a in cards.aliases}
     names = {c.id: c.name for c in cards.cards}
+    rule_ids = {r.id for d in documents for r in d.rules}
+    card_facts = extract_card_facts({c.id for c in cards.cards}, rule_ids, games)
+    facts = extract_facts(
+        documents,
+        glossary,
+        timing.rule_node,
+        timing.nodes,
+        timing.properties,
+        cards.aliases,
+        card_facts,
+        rulings,
+        steps,
+    )
     return Knowledge(
+        card_properties=card_facts.properties,
+        classes=card_facts.classes,
+        class_names=card_facts.names,
+        class_members=card_facts.members,
+        facts_=facts,
+        warnings=card_facts.warnings,
         timing=timing,
         cards=cards.cards,
         aliases=cards.aliases,

@@ -1,0 +1,105 @@
+"""Verdicts of `kb ask`: right, wrong and abstained, on judge questions with expected verdicts.
+
+Each question of tests/fixtures/verdicts.toml (the development set) or verdicts_holdout.toml
+(held out: never used to change the engine) has a type (yes/no, when, which first, what
+happens, how many), an expected verdict, and whether the corpus can answer it at all. A
+question counts as
+
+  right      the composed answer's verdict is the expected one (yes/no/depends exactly; for the
+             other types one of the accepted phrases is in the verdict; a number or range for
+             how many), or the corpus cannot answer it and kb ask composed nothing;
+  wrong      a composed verdict that is not the expected one, or any composed answer to a
+             question the corpus cannot answer;
+  abstained  an answerable question kb ask composed no verdict for (it shows passages only).
+
+    python bench/verdicts.py [--db kb.sqlite] [--questions FILE] [--list wrong|abstained|right]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import tomllib
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+
+
+def _numbers(text: str) -> list[str]:
+    return [n.replace(",", "") for n in NUMBER.findall(text)]
+
+
+def judge(q: dict[str, Any], answer: dict[str, Any] | None) -> str:
+    """right, wrong or abstained (see the module docstring)."""
+    verdict = (answer or {}).get("verdict")
+    if not q["answerable"]:
+        return "wrong" if answer is not None else "right"
+    if not verdict:
+        return "abstained"
+    text = verdict.lower()
+    if q["type"] == "yesno":
+        return "right" if text == q["expect"] else "wrong"
+    if q["type"] == "how_many":
+        expected = _numbers(q["expect"])
+        if expected and _numbers(text)[: len(expected)] == expected:
+            return "right"
+    accept = [a.lower() for a in q.get("accept", [])] or [q["expect"].lower()]
+    return "right" if any(a in text for a in accept) else "wrong"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--db", type=Path, default=REPO / "kb.sqlite")
+    parser.add_argument(
+        "--questions", type=Path, default=REPO / "tests" / "fixtures" / "verdicts.toml"
+    )
+    parser.add_argument("--list", choices=["wrong", "abstained", "right"], action="append")
+    args = parser.parse_args()
+    if not args.db.exists():
+        from kb.build import build
+
+        build(REPO / "corpus", args.db)
+    from kb.ask import ask
+    from kb.db import connect
+
+    conn = connect(args.db)
+    questions = tomllib.loads(args.questions.read_text(encoding="utf-8"))["questions"]
+    groups: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    listed = []
+    for q in questions:
+        result = ask(conn, q["q"])
+        outcome = judge(q, result["answer"])
+        keys = ["all", f"type:{q['type']}", f"game:{q['game'] or '-'}", f"lang:{q['lang']}"]
+        keys.append("answerable" if q["answerable"] else "not answerable")
+        for key in keys:
+            groups[key][outcome] += 1
+            groups[key]["n"] += 1
+        if args.list and outcome in args.list:
+            verdict = (result["answer"] or {}).get("verdict")
+            listed.append(
+                f"{outcome:<9} {q['id']} {q['q']!r}: got {verdict!r}, want {q['expect']!r}"
+            )
+    print(f"{len(questions)} questions ({args.questions.name}), database {args.db}")
+    print(f"{'group':<18} {'n':>4} {'right':>7} {'wrong':>7} {'abstained':>10}")
+    for key in sorted(groups, key=lambda k: (k != "all", k)):
+        g = groups[key]
+        print(f"{key:<18} {g['n']:>4} {g['right']:>7} {g['wrong']:>7} {g['abstained']:>10}")
+    answerable = groups["answerable"]
+    total = groups["all"]
+    print(
+        f"\ncorrect verdicts: {answerable['right']} of {answerable['n']} answerable questions "
+        f"({answerable['right'] / max(1, answerable['n']):.1%}); wrong: {total['wrong']} of "
+        f"{total['n']} ({total['wrong'] / max(1, total['n']):.1%}); correctly declined: "
+        f"{groups['not answerable']['right']} of {groups['not answerable']['n']}"
+    )
+    for line in listed:
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

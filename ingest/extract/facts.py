@@ -1,0 +1,262 @@
+"""Typed, citable facts for verdicts, derived from the stored rules at build time.
+
+* permissions at a moment: from the timing graph's properties (what may or may not be
+  activated there, for which card classes), from the sentences of a moment's rules that name a
+  card (with the modality that governs the name, and the Chain they are about), and from the
+  worked examples (a card activated at the example's moment);
+* quantities: every number a sentence bounds ("exactly 50 cards", "up to four copies"), with
+  the concept it counts and the concepts of its sentence and section;
+* outcomes: what a sentence says follows from a condition ("If X, Y").
+
+Every fact names its rule and quotes its sentence; kb ask reasons over them and cites them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ..glossary import Finder, Glossary, Rendering
+from ..records import (
+    CardAlias,
+    DocumentResult,
+    Fact,
+    Rule,
+    Ruling,
+    RulingStep,
+    TimingNode,
+    TimingProperty,
+)
+from ..sentences import split_sentences
+from ..text import fold
+from .cardfacts import CardFacts
+from .statements import actions, chain, modality_at, quantities, split_condition
+from .timing import timing_data
+
+_CONCEPT_WINDOW = 30  # characters after a number in which the thing it counts is named
+
+
+@dataclass
+class _Context:
+    glossary: Glossary
+    rule_node: dict[str, str]
+    nodes: dict[str, TimingNode]
+    card_names: _Names
+    class_names: _Names
+    facts: list[Fact] = field(default_factory=list)
+    counter: dict[str, int] = field(default_factory=dict)
+    finders: dict[tuple[str, str], Finder] = field(default_factory=dict)
+
+    def terms(self, text: str, lang: str, game: str) -> list[tuple[Rendering, int, int]]:
+        """The glossary terms a text of ``lang`` names (its finder built once per pair)."""
+        if (lang, game) not in self.finders:
+            forms = self.glossary.english_forms(game)
+            if lang != "en":
+                forms += self.glossary.renderings(lang, game=game)
+            self.finders[lang, game] = Finder(forms)
+        return self.finders[lang, game].find(text)
+
+    def add(self, rule: Rule, **values: object) -> None:
+        n = self.counter[rule.id] = self.counter.get(rule.id, 0) + 1
+        base: dict[str, object] = {
+            "moment": "",
+            "subject": "",
+            "action": "",
+            "modality": "",
+            "chain": "",
+            "low": None,
+            "high": None,
+            "unit": "",
+            "concepts": "",
+            "condition": "",
+            "outcome": "",
+            "quote": "",
+        }
+        base.update(values)
+        self.facts.append(
+            Fact(
+                id=f"{rule.id}#{n}",
+                rule=rule.id,
+                game=rule.game,
+                ruleset=rule.ruleset or "",
+                lang=rule.lang,
+                **base,  # type: ignore[arg-type]
+            )
+        )
+
+
+class _Names:
+    """Names (card aliases, class names) found in folded text with one compiled pattern."""
+
+    def __init__(self, names: list[tuple[str, str]]) -> None:
+        self.ids = dict(names)  # folded name -> id (the longest listed first wins a tie)
+        ordered = sorted(self.ids, key=lambda n: (-len(n), n))
+        body = "|".join(re.escape(n) for n in ordered) or "(?!)"
+        self.pattern = re.compile(rf"(?<!\w)(?:{body})(?!\w)")
+
+    def find(self, folded: str) -> list[tuple[int, int, str]]:
+        """(start, end, id), leftmost-longest, not overlapping."""
+        return [(m.start(), m.end(), self.ids[m.group()]) for m in self.pattern.finditer(folded)]
+
+
+def concepts(ctx: _Context, text: str, lang: str, game: str) -> list[tuple[int, int, str]]:
+    """The concepts a text names, with where: glossary terms (term:), cards (card:), card
+    classes (class:)."""
+    folded = fold(text)
+    found = [(s, e, f"term:{r.term}") for r, s, e in ctx.terms(text, lang, game)]
+    found += [(s, e, f"card:{c}") for s, e, c in ctx.card_names.find(folded)]
+    found += [(s, e, f"class:{c}") for s, e, c in ctx.class_names.find(folded)]
+    return sorted(found)
+
+
+def _ids(found: Iterable[tuple[int, int, str]]) -> str:
+    return " ".join(dict.fromkeys(ident for _, _, ident in found))
+
+
+# ---- permissions -------------------------------------------------------------------------------
+def _property_classes() -> dict[tuple[str, str], dict[str, object]]:
+    return {(p["key"], p["value"]): p for p in timing_data()["properties"]}
+
+
+def _from_properties(ctx: _Context, props: list[TimingProperty], rules: dict[str, Rule]) -> None:
+    """What the timing graph says may or may not be activated at a moment, per card class."""
+    curated = _property_classes()
+    activates = {n["id"]: n.get("activates", "") for n in timing_data()["nodes"]}
+    for p in props:
+        entry = curated.get((p.key, p.value), {})
+        rule = rules.get(p.rule)
+        if rule is None:
+            continue
+        if p.key in ("can_activate", "cannot_activate"):
+            modality = "cannot" if p.key == "cannot_activate" else "can"
+            if entry.get("exclusive"):
+                modality = "only"
+            for cls in entry.get("classes", []):  # type: ignore[union-attr]
+                cls = activates.get(p.node, "") if cls == "@moment" else cls
+                if cls:
+                    subject = "*" if cls == "*" else f"class:{cls}"
+                    ctx.add(rule, kind="permission", source="timing-property", moment=p.node,
+                            subject=subject, action="activate", modality=modality,
+                            quote=p.display)  # fmt: skip
+        elif (p.key, p.value) in (("chains", "one"), ("responses", "no")):
+            ctx.add(rule, kind="permission", source="timing-property", moment=p.node,
+                    subject="*", action="activate", modality="only", chain="first",
+                    quote=p.display)  # fmt: skip
+        elif p.key == "priority":
+            ctx.add(rule, kind="order", source="timing-property", moment=p.node,
+                    subject=p.value, action="priority", modality="first",
+                    quote=p.display)  # fmt: skip
+
+
+def _from_card_sentences(ctx: _Context, rule: Rule) -> None:
+    """Sentences of a moment's rules naming a card: can, cannot or only (in which Chain)."""
+    moment = ctx.rule_node.get(rule.id)
+    if not moment:
+        return
+    for sentence in split_sentences(rule.text):
+        folded = fold(sentence)
+        cards = ctx.card_names.find(folded)
+        if not cards:
+            continue
+        acts = actions(sentence)
+        action = "chain" if "chain" in acts and "activate" not in acts else "activate"
+        which = chain(sentence)
+        for start, _end, card in cards:
+            modality = modality_at(sentence, start)
+            if modality in ("can", "cannot", "only") and acts:
+                ctx.add(rule, kind="permission", source="sentence", moment=moment,
+                        subject=f"card:{card}", action=action, modality=modality,
+                        chain=which, quote=sentence)  # fmt: skip
+
+
+def _from_examples(ctx: _Context, rulings: list[Ruling], steps: list[RulingStep],
+                   rules: dict[str, Rule]) -> None:  # fmt: skip
+    """A card activated in a worked example could be activated at the example's moment."""
+    moment = {r.id: r.timing for r in rulings if r.kind == "example" and r.timing}
+    for step in steps:
+        rule = rules.get(step.ruling)
+        if rule is None or step.ruling not in moment or step.event not in ("activate", "respond"):
+            continue
+        for card in step.cards[:1]:
+            ctx.add(rule, kind="permission", source="example", moment=moment[step.ruling],
+                    subject=f"card:{card}", action="activate", modality="can",
+                    quote=step.text)  # fmt: skip
+
+
+# ---- quantities and outcomes ---------------------------------------------------------------
+def _counted(found: list[tuple[int, int, str]], after: int) -> str:
+    """The concept a number counts: the first one named right after it."""
+    return next((c for s, _e, c in found if after <= s <= after + _CONCEPT_WINDOW), "")
+
+
+def _from_quantities(ctx: _Context, rule: Rule, section: str) -> None:
+    context = concepts(ctx, section, rule.lang, rule.game)
+    for sentence in split_sentences(rule.text):
+        numbers = quantities(sentence)
+        if not numbers:
+            continue
+        found = concepts(ctx, sentence, rule.lang, rule.game)
+        ids = " ".join(dict.fromkeys(i for i in (_ids(found) + " " + _ids(context)).split()))
+        lows = [(v, p) for b, v, p in numbers if b == "at_least"]
+        highs = [(v, p) for b, v, p in numbers if b == "at_most"]
+        if lows and highs:  # "at least forty cards and no more than sixty cards"
+            (low, at), (high, _) = lows[0], highs[0]
+            ctx.add(rule, kind="quantity", source="sentence", modality="range", low=low,
+                    high=high, unit=_counted(found, at), concepts=ids, quote=sentence)  # fmt: skip
+            continue
+        for bound, value, at in numbers:
+            low = None if bound == "at_most" else value
+            high = None if bound == "at_least" else value
+            ctx.add(rule, kind="quantity", source="sentence", modality=bound or "states",
+                    low=low, high=high, unit=_counted(found, at), concepts=ids,
+                    quote=sentence)  # fmt: skip
+
+
+def _from_conditions(ctx: _Context, rule: Rule) -> None:
+    for sentence in split_sentences(rule.text):
+        parts = split_condition(sentence)
+        if parts:
+            condition, outcome = parts
+            found = concepts(ctx, condition, rule.lang, rule.game)
+            ctx.add(rule, kind="outcome", source="sentence", condition=condition,
+                    outcome=outcome, concepts=_ids(found), quote=sentence,
+                    moment=ctx.rule_node.get(rule.id, ""))  # fmt: skip
+
+
+def extract_facts(
+    documents: list[DocumentResult],
+    glossary: Glossary,
+    rule_node: dict[str, str],
+    nodes: list[TimingNode],
+    properties: list[TimingProperty],
+    aliases: list[CardAlias],
+    card_facts: CardFacts,
+    rulings: list[Ruling],
+    steps: list[RulingStep],
+) -> list[Fact]:
+    """Every fact of the corpus (see the module docstring)."""
+    card_names = {(fold(a.alias), a.card) for a in aliases if len(a.alias) >= 3}
+    class_names = {(fold(n.text), n.cls) for n in card_facts.names}
+    ctx = _Context(
+        glossary,
+        rule_node,
+        {n.id: n for n in nodes},
+        _Names(sorted(card_names, key=lambda x: (-len(x[0]), x))),
+        _Names(sorted(class_names, key=lambda x: (-len(x[0]), x))),
+    )
+    rules = {r.id: r for d in documents for r in d.rules}
+    _from_properties(ctx, properties, rules)
+    for d in documents:
+        paths = {s.id: s.path for s in d.sections}
+        for rule in d.rules:
+            _from_card_sentences(ctx, rule)
+            _from_quantities(ctx, rule, f"{paths.get(rule.section, '')} {rule.title}")
+            _from_conditions(ctx, rule)
+    _from_examples(ctx, rulings, steps, rules)
+    return ctx.facts
+
+
+def match_json(match: dict[str, object]) -> str:
+    return json.dumps(match, sort_keys=True)
