@@ -20,7 +20,7 @@ from typing import Any
 import sqlite_utils
 
 from ingest.pipeline import PipelineResult
-from ingest.records import DocumentResult
+from ingest.records import DocumentResult, Rule
 from ingest.text import CJK_RUN, fold, index_form, words
 
 from . import datafiles, schema
@@ -30,8 +30,8 @@ Progress = Callable[[str], None]
 
 
 def _create_tables(db: sqlite_utils.Database) -> None:
-    for name, (columns, pk, fks) in schema.TABLES.items():
-        db[name].create(columns, pk=pk, foreign_keys=fks)  # type: ignore[union-attr]
+    for name, table in schema.TABLES.items():
+        db.table(name).create(table.columns, pk=table.pk, foreign_keys=table.foreign_keys)
     for table, cols in schema.INDEXES:
         db[table].create_index(cols)  # type: ignore[union-attr]
     for table, cols in schema.UNIQUE_INDEXES:
@@ -82,63 +82,38 @@ def _document_rows(documents: list[DocumentResult]) -> Iterable[dict[str, Any]]:
         }
 
 
-def _fts_row(rule: dict[str, Any], section_path: str, reading: str = "") -> tuple[str, str, str]:
+def _fts_row(rule: Rule, section_path: str, reading: str = "") -> tuple[str, str, str]:
     """(title, body, folded) of a rule; the folded column also holds its official-terms reading."""
-    title = " ".join(p for p in (rule["number"], section_path, rule["label"], rule["title"]) if p)
-    body = index_form(rule["text"])
+    title = " ".join(p for p in (rule.number, section_path, rule.label, rule.title) if p)
+    body = index_form(rule.text)
     return index_form(title), body, fold(index_form(title) + " " + body + " " + index_form(reading))
 
 
 def _write_alignments(db: sqlite_utils.Database, result: PipelineResult) -> None:
-    link_rows, member_rows = [], []
+    insert_records(db, "alignments", result.links)
+    member_rows = []
     for i, link in enumerate(result.links, start=1):
-        link_rows.append(
-            {
-                "id": i,
-                "source_document": link.source_document,
-                "target_document": link.target_document,
-                "source_ids": " ".join(link.source_ids),
-                "target_ids": " ".join(link.target_ids),
-                "source_first": link.source_ids[0] if link.source_ids else None,
-                "target_first": link.target_ids[0] if link.target_ids else None,
-                "score": round(link.score, 4),
-                "method": link.method,
-                "ord": i,
-            }
-        )
         for side, ids in (("source", link.source_ids), ("target", link.target_ids)):
             member_rows += [
                 {"id": len(member_rows) + 1 + k, "alignment": i, "rule": rid, "side": side}
                 for k, rid in enumerate(ids)
             ]
-    db["alignments"].insert_all(link_rows)  # type: ignore[union-attr]
     db["alignment_rules"].insert_all(member_rows)  # type: ignore[union-attr]
-    db["translation_checks"].insert_all(  # type: ignore[union-attr]
-        {
-            "id": i,
-            "target_document": c.target_document,
-            "alignment": None if c.link is None else c.link + 1,
-            "rule": c.rule,
-            "check_name": c.check,
-            "severity": c.severity,
-            "detail": c.detail,
-            "term": c.term,
-        }
-        for i, c in enumerate(result.checks, start=1)
-    )
-    db["rule_changes"].insert_all(  # type: ignore[union-attr]
-        {
-            "id": i,
-            "old_document": c.old_document,
-            "new_document": c.new_document,
-            "old_rule": c.old_id,
-            "new_rule": c.new_id,
-            "kind": c.kind,
-            "similarity": round(c.similarity, 4),
-            "detail": c.detail,
-        }
-        for i, c in enumerate(result.changes, start=1)
-    )
+    insert_records(db, "translation_checks", result.checks)
+    insert_records(db, "rule_changes", result.changes)
+
+
+def insert_records(
+    db: sqlite_utils.Database, name: str, records: Iterable[Any], start: int = 1
+) -> int:
+    """Insert ``records`` as rows of table ``name``, shaped as its schema derives them from the
+    record class; rows are numbered from ``start``. Returns the next number."""
+    make_row = schema.TABLES[name].row
+    if make_row is None:
+        raise ValueError(f"table {name} stores no record")
+    rows = [make_row(record, n) for n, record in enumerate(records, start)]
+    db.table(name).insert_all(rows)
+    return start + len(rows)
 
 
 def _numbered(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -165,74 +140,14 @@ def _write_knowledge(db: sqlite_utils.Database, result: PipelineResult) -> None:
         for tr in timing_data()["trees"]
         if tr["game"] in {g.id for g in result.games}
     )
-    insert["timing_nodes"](
-        {
-            "id": n.id,
-            "tree": n.tree,
-            "game": n.game,
-            "ruleset": n.ruleset,
-            "parent": n.parent,
-            "ord": n.ord,
-            "depth": n.depth,
-            "kind": n.kind,
-            "label": n.label,
-            "en": n.en,
-        }
-        for n in t.nodes
-    )
-    insert["timing_names"](
-        _numbered(
-            {
-                "node": n.node,
-                "lang": n.lang,
-                "text": n.text,
-                "document": n.document,
-                "section": n.section,
-            }
-            for n in t.names
-        )
-    )
-    insert["timing_rules"](
-        _numbered({"node": r.node, "rule": r.rule, "relation": r.relation} for r in t.rules)
-    )
-    insert["timing_properties"](
-        _numbered(
-            {"node": p.node, "key": p.key, "value": p.value, "display": p.display, "rule": p.rule}
-            for p in t.properties
-        )
-    )
-    insert["cards"](
-        {
-            "id": c.id,
-            "game": c.game,
-            "name": c.name,
-            "kind": c.kind,
-            "source": c.source,
-            "notes": c.notes,
-        }
-        for c in k.cards
-    )
-    insert["card_aliases"](
-        _numbered(
-            {"card": a.card, "alias": a.alias, "lang": a.lang, "kind": a.kind} for a in k.aliases
-        )
-    )
-    insert["card_facts"](
-        _numbered(
-            {"card": f.card, "field": f.field, "value": f.value, "rule": f.rule} for f in k.facts
-        )
-    )
-    insert["rulings"](
-        {
-            "id": r.id,
-            "timing": r.timing,
-            "kind": r.kind,
-            "title": r.title,
-            "question": r.question,
-            "answer": r.answer,
-        }
-        for r in k.rulings
-    )
+    insert_records(db, "timing_nodes", t.nodes)
+    insert_records(db, "timing_names", t.names)
+    insert_records(db, "timing_rules", t.rules)
+    insert_records(db, "timing_properties", t.properties)
+    insert_records(db, "cards", k.cards)
+    insert_records(db, "card_aliases", k.aliases)
+    insert_records(db, "card_facts", k.facts)
+    insert_records(db, "rulings", k.rulings)
     insert["ruling_cards"](
         _numbered(
             {"ruling": r.id, "card": c, "ord": i}
@@ -240,78 +155,13 @@ def _write_knowledge(db: sqlite_utils.Database, result: PipelineResult) -> None:
             for i, c in enumerate(r.card_ids, 1)
         )
     )
-    insert["ruling_steps"](
-        _numbered(
-            {
-                "ruling": s.ruling,
-                "ord": s.ord,
-                "text": s.text,
-                "event": s.event,
-                "actor": s.actor,
-                "cards": " ".join(s.cards),
-            }
-            for s in k.steps
-        )
-    )
-    insert["restrictions"](
-        _numbered(
-            {
-                "list": r.list,
-                "status": r.status,
-                "ord": r.ord,
-                "name": r.name,
-                "card": r.card,
-                "rule": r.rule,
-            }
-            for r in k.restrictions
-        )
-    )
+    insert_records(db, "ruling_steps", k.steps)
+    insert_records(db, "restrictions", k.restrictions)
     glossary = load_glossary()
-    insert["terms"](
-        {
-            "id": term.id,
-            "game": term.game,
-            "en": term.en,
-            "forms": json.dumps(list(term.en_forms), ensure_ascii=False),
-        }
-        for term in glossary.terms
-    )
-    insert["term_renderings"](
-        _numbered(
-            {
-                "term": r.term,
-                "lang": r.lang,
-                "source": r.source,
-                "text": r.text,
-                "preferred": int(r.preferred),
-                "note": r.note,
-            }
-            for term in glossary.terms
-            for r in term.renderings
-        )
-    )
-    insert["term_counts"](
-        _numbered(
-            {
-                "term": c.term,
-                "document": c.document,
-                "lang": c.lang,
-                "source": c.source,
-                "text": c.text,
-                "preferred": int(c.preferred),
-                "count": c.count,
-            }
-            for c in k.term_counts
-        )
-    )
-    insert["readings"](
-        {
-            "rule": r.rule,
-            "text": r.text,
-            "changes": json.dumps([list(c) for c in r.changes], ensure_ascii=False),
-        }
-        for r in k.readings
-    )
+    insert_records(db, "terms", glossary.terms)
+    insert_records(db, "term_renderings", (r for term in glossary.terms for r in term.renderings))
+    insert_records(db, "term_counts", k.term_counts)
+    insert_records(db, "readings", k.readings)
 
 
 def write_database(
@@ -347,84 +197,30 @@ def _write(result: PipelineResult, path: Path, say: Progress) -> dict[str, int]:
             {"key": "corpus_sha256", "value": corpus_fingerprint(result)},
         ]
     )
-    db["games"].insert_all(  # type: ignore[union-attr]
-        {
-            "id": g.id,
-            "name": g.name,
-            "publisher": g.publisher,
-            "aliases": json.dumps(list(g.aliases), ensure_ascii=False),
-            "keywords": json.dumps(list(g.keywords), ensure_ascii=False),
-        }
-        for g in result.games
-    )
+    insert_records(db, "games", result.games)
     # The pipeline yields each original right before its variants, so translation_of always
     # points to a row that already exists.
     documents = result.documents
     db["documents"].insert_all(_document_rows(documents))  # type: ignore[union-attr]
-    for d in documents:
-        db["sections"].insert_all(  # type: ignore[union-attr]
-            {
-                "id": s.id,
-                "document": s.document,
-                "parent": s.parent,
-                "ord": s.ord,
-                "level": s.level,
-                "number": s.number,
-                "title": s.title,
-                "slug": s.slug,
-                "path": s.path,
-                "lang": s.lang,
-                "ruleset": s.ruleset,
-                "era": s.era,
-                "line_start": s.line_start,
-                "line_end": s.line_end,
-            }
-            for s in d.sections
-        )
+    insert_records(db, "sections", (s for d in documents for s in d.sections))
     say("write rules and the full-text index")
     conn.execute(schema.FTS_SQL)
-    seq = 0
+    seq = 1
     vocab: Counter[str] = Counter()
     vocab_games: dict[str, Counter[str]] = {}
     readings = {r.rule: r.text for r in result.knowledge.readings}
     for d in documents:
         paths = {s.id: s.path for s in d.sections}
-        rows = []
+        first, seq = seq, insert_records(db, "rules", d.rules, start=seq)
         for r in d.rules:
-            seq += 1
-            rows.append(
-                {
-                    "id": r.id,
-                    "seq": seq,
-                    "document": r.document,
-                    "section": r.section,
-                    "parent": r.parent,
-                    "game": r.game,
-                    "lang": r.lang,
-                    "langs": r.langs,
-                    "kind": r.kind,
-                    "number": r.number,
-                    "label": r.label,
-                    "title": r.title,
-                    "ord": r.ord,
-                    "depth": r.depth,
-                    "text": r.text,
-                    "ruleset": r.ruleset,
-                    "era": r.era,
-                    "line_start": r.line_start,
-                    "line_end": r.line_end,
-                }
-            )
-        db["rules"].insert_all(rows)  # type: ignore[union-attr]
-        for row in rows:
-            for term in set(words(fold(f"{row['title']} {row['text']}"))):
+            for term in set(words(fold(f"{r.title} {r.text}"))):
                 vocab[term] += 1
-                vocab_games.setdefault(term, Counter())[row["game"]] += 1
+                vocab_games.setdefault(term, Counter())[r.game] += 1
         conn.executemany(
             "INSERT INTO rules_fts (rowid, title, body, folded) VALUES (?, ?, ?, ?)",
             [
-                (row["seq"], *_fts_row(row, paths[row["section"]], readings.get(row["id"], "")))
-                for row in rows
+                (n, *_fts_row(r, paths[r.section], readings.get(r.id, "")))
+                for n, r in enumerate(d.rules, start=first)
             ],
         )
     db["search_vocab"].insert_all(  # type: ignore[union-attr]
@@ -433,39 +229,8 @@ def _write(result: PipelineResult, path: Path, say: Progress) -> dict[str, int]:
         if not CJK_RUN.search(term)
     )
     say("write repairs and duplicates")
-    repair_id = 0
-    dup_id = 0
-    for d in documents:
-        repair_rows = []
-        for rep in d.repairs:
-            repair_id += 1
-            repair_rows.append(
-                {
-                    "id": repair_id,
-                    "document": rep.document,
-                    "rule_name": rep.rule,
-                    "line": rep.line,
-                    "before": rep.before,
-                    "after": rep.after,
-                }
-            )
-        db["repairs"].insert_all(repair_rows)  # type: ignore[union-attr]
-        dup_rows = []
-        for dup in d.duplicates:
-            dup_id += 1
-            dup_rows.append(
-                {
-                    "id": dup_id,
-                    "document": dup.document,
-                    "line_start": dup.line_start,
-                    "line_end": dup.line_end,
-                    "kept_start": dup.kept_start,
-                    "kept_end": dup.kept_end,
-                    "reason": dup.reason,
-                    "chars": dup.chars,
-                }
-            )
-        db["duplicates"].insert_all(dup_rows)  # type: ignore[union-attr]
+    insert_records(db, "repairs", (rep for d in documents for rep in d.repairs))
+    insert_records(db, "duplicates", (dup for d in documents for dup in d.duplicates))
     say("write alignments, checks and version changes")
     _write_alignments(db, result)
     say("write timing graph, cards, rulings, restriction lists, glossary")
