@@ -41,6 +41,7 @@ from .shapes import (
     Stored,
     Table,
     record_table,
+    row_number,
     table,
 )
 
@@ -98,7 +99,7 @@ TABLES: dict[str, Table] = {
             ("parent", "rules", "id"),
             ("game", "games", "id"),
         ],
-        added=[Added("seq", int, ROW_ID.value, after="id")],
+        added=[Added("seq", int, row_number, after="id")],
     ),
     "repairs": record_table(
         Repair,
@@ -123,7 +124,7 @@ TABLES: dict[str, Table] = {
             ROW_ID,
             Added("source_first", str, lambda link, _: _first(link.source_ids), "target_ids"),
             Added("target_first", str, lambda link, _: _first(link.target_ids), "source_first"),
-            Added("ord", int, ROW_ID.value, after="method"),
+            Added("ord", int, row_number, after="method"),
         ],
         stored={"source_ids": SPACE_JOINED, "target_ids": SPACE_JOINED, "score": ROUNDED},
     ),

@@ -61,14 +61,16 @@ def _to_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _row_number(_record: Any, number: int) -> int:
+def row_number(_record: Any, number: int) -> int:
+    """A numbered column's value: the row's place in write order, stable because the write
+    order is (``kb.store`` writes records in the order the pipeline yields them)."""
     return number
 
 
 AS_JSON = Stored(str, _to_json)  # tuples become JSON arrays
 SPACE_JOINED = Stored(str, " ".join)  # ids that never contain a space
-ROUNDED = Stored(float, lambda x: round(x, 4))  # scores are shown and compared, never summed
-ROW_ID = Added("id", int, _row_number)  # 1, 2, 3... in the order the rows are written
+ROUNDED = Stored(float, lambda x: round(x, 4))  # similarity scores, to 4 decimals
+ROW_ID = Added("id", int, row_number)  # 1, 2, 3... in the order the rows are written
 
 
 def table(columns: dict[str, type], pk: str, foreign_keys: ForeignKeys | None = None) -> Table:
