@@ -90,8 +90,9 @@ def record_table(
 ) -> Table:
     """A table holding one ``record`` (a dataclass) per row, its shape derived from the fields.
 
-    Raises TypeError for a field whose type has no column type and no ``stored`` form, and for
-    a name in the mapping that is no field (a typo would otherwise drop a column silently).
+    Raises TypeError for a field whose type has no column type and no ``stored`` form, for a
+    name in the mapping that is no field and for two columns of one name (a typo would
+    otherwise drop or overwrite a column silently).
     """
     rename, stored, omit = dict(rename or {}), dict(stored or {}), set(omit)
     fields = [f.name for f in dataclasses.fields(record)]
@@ -106,8 +107,14 @@ def record_table(
         form = stored.get(name) or Stored(_column_type(record, name, hints[name]), _as_is)
         columns.append((rename.get(name, name), form.type, _field_getter(name, form.convert)))
     for extra in added:
-        at = 0 if extra.after is None else [c[0] for c in columns].index(extra.after) + 1
+        names = [c[0] for c in columns]
+        if extra.after is not None and extra.after not in names:
+            raise TypeError(f"{record.__name__}: no column {extra.after} to put {extra.name} after")
+        at = 0 if extra.after is None else names.index(extra.after) + 1
         columns.insert(at, (extra.name, extra.type, extra.value))
+    names = [c[0] for c in columns]
+    if len(set(names)) < len(names):
+        raise TypeError(f"{record.__name__}: two columns named alike in {names}")
     getters = [(name, getter) for name, _, getter in columns]
 
     def row(item: Any, number: int) -> dict[str, Any]:

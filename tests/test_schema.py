@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pytest
 import sqlite_utils
 
-from kb.shapes import ROUNDED, ROW_ID, SPACE_JOINED, Added, record_table
+from kb.shapes import ROUNDED, ROW_ID, SPACE_JOINED, Added, record_table, row_number
 from kb.store.rows import create_tables, insert_records, insert_rows
 
 
@@ -50,11 +50,16 @@ def test_columns_follow_the_fields_with_renamed_added_and_converted_ones() -> No
     }
 
 
-def test_a_field_with_no_column_type_or_a_misspelt_mapping_is_refused() -> None:
+def test_a_field_with_no_column_type_or_a_mistaken_mapping_is_refused() -> None:
     with pytest.raises(TypeError, match=r"Sample\.ids"):
         record_table(Sample, pk="name")
     with pytest.raises(TypeError, match="no field nmae"):
         record_table(Sample, pk="name", rename={"nmae": "x"}, stored={"ids": SPACE_JOINED})
+    late = Added("seq", int, row_number, after="nmae")
+    with pytest.raises(TypeError, match="no column nmae"):
+        record_table(Sample, pk="name", added=[late], stored={"ids": SPACE_JOINED})
+    with pytest.raises(TypeError, match="two columns named alike"):
+        record_table(Sample, pk="name", rename={"note": "name"}, stored={"ids": SPACE_JOINED})
 
 
 def test_hand_written_rows_must_have_exactly_the_declared_columns() -> None:
