@@ -163,12 +163,12 @@ class Section:
     number: str
     title: str
     slug: str
+    path: str  # the titles from the root down, "Overview › Basic Concept"
     lang: str
     ruleset: str | None
     era: str | None
     line_start: int
     line_end: int
-    path: str = ""
 
 
 @dataclass

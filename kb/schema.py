@@ -1,22 +1,61 @@
 """The database schema: tables, keys and indexes, declared once.
 
-Column order here is the order Datasette shows. Every table has an explicit primary key; every
-reference is a declared foreign key, so Datasette links rows to rows.
+A table that stores a pipeline record takes its columns from the record's dataclass
+(``kb.shapes.record_table``); only a column renamed, added or stored in another form is
+spelled out here. Column order is the order Datasette shows. Every table has an explicit
+primary key; every reference is a declared foreign key, so Datasette links rows to rows.
 """
 
 from __future__ import annotations
 
+from ingest.glossary import Rendering, Term
+from ingest.records import (
+    Card,
+    CardAlias,
+    CardFact,
+    Change,
+    Check,
+    Duplicate,
+    Game,
+    Link,
+    Reading,
+    Repair,
+    Restriction,
+    Rule,
+    Ruling,
+    RulingStep,
+    Section,
+    TermCount,
+    TimingName,
+    TimingNode,
+    TimingProperty,
+    TimingRule,
+)
+
+from .shapes import (
+    AS_JSON,
+    ROUNDED,
+    ROW_ID,
+    SPACE_JOINED,
+    Added,
+    Stored,
+    Table,
+    record_table,
+    row_number,
+    table,
+)
+
 SCHEMA_VERSION = "1"
 
-# table -> (columns, primary key, foreign keys as (column, other table, other column))
-TABLES: dict[str, tuple[dict[str, type], str, list[tuple[str, str, str]]]] = {
-    "meta": ({"key": str, "value": str}, "key", []),
-    "games": (
-        {"id": str, "name": str, "publisher": str, "aliases": str, "keywords": str},
-        "id",
-        [],
-    ),
-    "documents": (
+
+def _first(ids: tuple[str, ...]) -> str | None:
+    return ids[0] if ids else None
+
+
+TABLES: dict[str, Table] = {
+    "meta": table({"key": str, "value": str}, "key"),
+    "games": record_table(Game, stored={"aliases": AS_JSON, "keywords": AS_JSON}),
+    "documents": table(
         {
             "id": str,
             "game": str,
@@ -48,267 +87,161 @@ TABLES: dict[str, tuple[dict[str, type], str, list[tuple[str, str, str]]]] = {
         "id",
         [("game", "games", "id"), ("translation_of", "documents", "id")],
     ),
-    "sections": (
-        {
-            "id": str,
-            "document": str,
-            "parent": str,
-            "ord": int,
-            "level": int,
-            "number": str,
-            "title": str,
-            "slug": str,
-            "path": str,
-            "lang": str,
-            "ruleset": str,
-            "era": str,
-            "line_start": int,
-            "line_end": int,
-        },
-        "id",
-        [("document", "documents", "id"), ("parent", "sections", "id")],
+    "sections": record_table(
+        Section, foreign_keys=[("document", "documents", "id"), ("parent", "sections", "id")]
     ),
-    "rules": (
-        {
-            "id": str,
-            "seq": int,
-            "document": str,
-            "section": str,
-            "parent": str,
-            "game": str,
-            "lang": str,
-            "langs": str,
-            "kind": str,
-            "number": str,
-            "label": str,
-            "title": str,
-            "ord": int,
-            "depth": int,
-            "text": str,
-            "ruleset": str,
-            "era": str,
-            "line_start": int,
-            "line_end": int,
-        },
-        "id",
-        [
+    # seq: the rule's place in the whole corpus, and its rowid in rules_fts.
+    "rules": record_table(
+        Rule,
+        foreign_keys=[
             ("document", "documents", "id"),
             ("section", "sections", "id"),
             ("parent", "rules", "id"),
             ("game", "games", "id"),
         ],
+        added=[Added("seq", int, row_number, after="id")],
     ),
-    "repairs": (
-        {"id": int, "document": str, "rule_name": str, "line": int, "before": str, "after": str},
-        "id",
-        [("document", "documents", "id")],
+    "repairs": record_table(
+        Repair,
+        foreign_keys=[("document", "documents", "id")],
+        added=[ROW_ID],
+        rename={"rule": "rule_name"},
     ),
-    "duplicates": (
-        {
-            "id": int,
-            "document": str,
-            "line_start": int,
-            "line_end": int,
-            "kept_start": int,
-            "kept_end": int,
-            "reason": str,
-            "chars": int,
-        },
-        "id",
-        [("document", "documents", "id")],
+    "duplicates": record_table(
+        Duplicate, foreign_keys=[("document", "documents", "id")], added=[ROW_ID]
     ),
-    "build_warnings": ({"id": int, "message": str}, "id", []),
+    "build_warnings": table({"id": int, "message": str}, "id"),
     # Translation alignment: one row per link; alignment_rules lists the rules on each side.
-    "alignments": (
-        {
-            "id": int,
-            "source_document": str,
-            "target_document": str,
-            "source_ids": str,
-            "target_ids": str,
-            "source_first": str,
-            "target_first": str,
-            "score": float,
-            "method": str,
-            "ord": int,
-        },
-        "id",
-        [
+    "alignments": record_table(
+        Link,
+        foreign_keys=[
             ("source_document", "documents", "id"),
             ("target_document", "documents", "id"),
             ("source_first", "rules", "id"),
             ("target_first", "rules", "id"),
         ],
+        added=[
+            ROW_ID,
+            Added("source_first", str, lambda link, _: _first(link.source_ids), "target_ids"),
+            Added("target_first", str, lambda link, _: _first(link.target_ids), "source_first"),
+            Added("ord", int, row_number, after="method"),
+        ],
+        stored={"source_ids": SPACE_JOINED, "target_ids": SPACE_JOINED, "score": ROUNDED},
     ),
-    "alignment_rules": (
+    "alignment_rules": table(
         {"id": int, "alignment": int, "rule": str, "side": str},
         "id",
         [("alignment", "alignments", "id"), ("rule", "rules", "id")],
     ),
-    "translation_checks": (
-        {
-            "id": int,
-            "target_document": str,
-            "alignment": int,
-            "rule": str,
-            "check_name": str,
-            "severity": str,
-            "detail": str,
-            "term": str,
-        },
-        "id",
-        [
+    # A check points at its link by index in the pipeline's list; alignments ids start at 1.
+    "translation_checks": record_table(
+        Check,
+        foreign_keys=[
             ("target_document", "documents", "id"),
             ("alignment", "alignments", "id"),
             ("rule", "rules", "id"),
         ],
+        added=[ROW_ID],
+        rename={"link": "alignment", "check": "check_name"},
+        stored={"link": Stored(int, lambda i: None if i is None else i + 1)},
     ),
     # How each rule changed between two versions of a rulebook.
-    "rule_changes": (
-        {
-            "id": int,
-            "old_document": str,
-            "new_document": str,
-            "old_rule": str,
-            "new_rule": str,
-            "kind": str,
-            "similarity": float,
-            "detail": str,
-        },
-        "id",
-        [
+    "rule_changes": record_table(
+        Change,
+        foreign_keys=[
             ("old_document", "documents", "id"),
             ("new_document", "documents", "id"),
             ("old_rule", "rules", "id"),
             ("new_rule", "rules", "id"),
         ],
+        added=[ROW_ID],
+        rename={"old_id": "old_rule", "new_id": "new_rule"},
+        stored={"similarity": ROUNDED},
     ),
     # ---- Structured knowledge ----------------------------------------------------------------
-    "timing_trees": (
+    # Written from ingest/data/timing.toml: the trees have no record.
+    "timing_trees": table(
         {"id": str, "game": str, "ruleset": str, "title": str, "chain_order": str},
         "id",
         [("game", "games", "id")],
     ),
-    "timing_nodes": (
-        {
-            "id": str,
-            "tree": str,
-            "game": str,
-            "ruleset": str,
-            "parent": str,
-            "ord": int,
-            "depth": int,
-            "kind": str,
-            "label": str,
-            "en": str,
-        },
-        "id",
-        [("tree", "timing_trees", "id"), ("game", "games", "id"), ("parent", "timing_nodes", "id")],
+    "timing_nodes": record_table(
+        TimingNode,
+        foreign_keys=[
+            ("tree", "timing_trees", "id"),
+            ("game", "games", "id"),
+            ("parent", "timing_nodes", "id"),
+        ],
     ),
-    "timing_names": (
-        {"id": int, "node": str, "lang": str, "text": str, "document": str, "section": str},
-        "id",
-        [
+    "timing_names": record_table(
+        TimingName,
+        foreign_keys=[
             ("node", "timing_nodes", "id"),
             ("document", "documents", "id"),
             ("section", "sections", "id"),
         ],
+        added=[ROW_ID],
     ),
-    "timing_rules": (
-        {"id": int, "node": str, "rule": str, "relation": str},
-        "id",
-        [("node", "timing_nodes", "id"), ("rule", "rules", "id")],
+    "timing_rules": record_table(
+        TimingRule,
+        foreign_keys=[("node", "timing_nodes", "id"), ("rule", "rules", "id")],
+        added=[ROW_ID],
     ),
-    "timing_properties": (
-        {"id": int, "node": str, "key": str, "value": str, "display": str, "rule": str},
-        "id",
-        [("node", "timing_nodes", "id"), ("rule", "rules", "id")],
+    "timing_properties": record_table(
+        TimingProperty,
+        foreign_keys=[("node", "timing_nodes", "id"), ("rule", "rules", "id")],
+        added=[ROW_ID],
     ),
-    "cards": (
-        {"id": str, "game": str, "name": str, "kind": str, "source": str, "notes": str},
-        "id",
-        [("game", "games", "id")],
-    ),
-    "card_aliases": (
-        {"id": int, "card": str, "alias": str, "lang": str, "kind": str},
-        "id",
-        [("card", "cards", "id")],
-    ),
-    "card_facts": (
-        {"id": int, "card": str, "field": str, "value": str, "rule": str},
-        "id",
-        [("card", "cards", "id"), ("rule", "rules", "id")],
+    "cards": record_table(Card, foreign_keys=[("game", "games", "id")]),
+    "card_aliases": record_table(CardAlias, foreign_keys=[("card", "cards", "id")], added=[ROW_ID]),
+    "card_facts": record_table(
+        CardFact,
+        foreign_keys=[("card", "cards", "id"), ("rule", "rules", "id")],
+        added=[ROW_ID],
     ),
     # A ruling is a rule that names a card, or a worked example or FAQ entry; its id is the rule's.
-    "rulings": (
-        {"id": str, "timing": str, "kind": str, "title": str, "question": str, "answer": str},
-        "id",
-        [("id", "rules", "id"), ("timing", "timing_nodes", "id")],
+    # Its cards are rows of ruling_cards.
+    "rulings": record_table(
+        Ruling,
+        foreign_keys=[("id", "rules", "id"), ("timing", "timing_nodes", "id")],
+        omit=["card_ids"],
     ),
-    "ruling_cards": (
+    "ruling_cards": table(
         {"id": int, "ruling": str, "card": str, "ord": int},
         "id",
         [("ruling", "rulings", "id"), ("card", "cards", "id")],
     ),
-    "ruling_steps": (
-        {
-            "id": int,
-            "ruling": str,
-            "ord": int,
-            "text": str,
-            "event": str,
-            "actor": str,
-            "cards": str,
-        },
-        "id",
-        [("ruling", "rulings", "id")],
+    "ruling_steps": record_table(
+        RulingStep,
+        foreign_keys=[("ruling", "rulings", "id")],
+        added=[ROW_ID],
+        stored={"cards": SPACE_JOINED},
     ),
-    "restrictions": (
-        {"id": int, "list": str, "status": str, "ord": int, "name": str, "card": str, "rule": str},
-        "id",
-        [("card", "cards", "id"), ("rule", "rules", "id")],
+    "restrictions": record_table(
+        Restriction,
+        foreign_keys=[("card", "cards", "id"), ("rule", "rules", "id")],
+        added=[ROW_ID],
     ),
-    "terms": (
-        {"id": str, "game": str, "en": str, "forms": str},
-        "id",
-        [],
+    # A glossary term; its renderings are rows of term_renderings.
+    "terms": record_table(
+        Term, rename={"en_forms": "forms"}, stored={"en_forms": AS_JSON}, omit=["renderings"]
     ),
-    "term_renderings": (
-        {
-            "id": int,
-            "term": str,
-            "lang": str,
-            "source": str,
-            "text": str,
-            "preferred": int,
-            "note": str,
-        },
-        "id",
-        [("term", "terms", "id")],
+    # The reading of a machine-translation form lives in the glossary file only.
+    "term_renderings": record_table(
+        Rendering, foreign_keys=[("term", "terms", "id")], added=[ROW_ID], omit=["reading"]
     ),
-    "term_counts": (
-        {
-            "id": int,
-            "term": str,
-            "document": str,
-            "lang": str,
-            "source": str,
-            "text": str,
-            "preferred": int,
-            "count": int,
-        },
-        "id",
-        [("term", "terms", "id"), ("document", "documents", "id")],
+    "term_counts": record_table(
+        TermCount,
+        foreign_keys=[("term", "terms", "id"), ("document", "documents", "id")],
+        added=[ROW_ID],
     ),
     # Every folded word of the index with the number of rules it occurs in, and in which games
     # (JSON {game: rules}): kb ask corrects misspelt words against it, weighs words by rarity
     # and guesses the game a question is about from words only one game uses.
-    "search_vocab": ({"term": str, "rules": int, "games": str}, "term", []),
+    "search_vocab": table({"term": str, "rules": int, "games": str}, "term"),
     # A machine translation read in official terms; the raw text stays in rules.text.
-    "readings": (
-        {"rule": str, "text": str, "changes": str},
-        "rule",
-        [("rule", "rules", "id")],
+    "readings": record_table(
+        Reading, pk="rule", foreign_keys=[("rule", "rules", "id")], stored={"changes": AS_JSON}
     ),
 }
 

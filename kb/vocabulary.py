@@ -67,9 +67,13 @@ def _phrase_rows(conn: sqlite3.Connection, sql: str) -> list[dict[str, Any]]:
 
 
 def compute_vocabulary(conn: sqlite3.Connection) -> Vocabulary:
+    # Distinct folded names, shortest first; names of one length keep the manifest's order
+    # (dict.fromkeys, not a set: a set's order changes with the hash seed, and so would the
+    # stored vocabulary from one build to the next).
     games = {
         row["id"]: sorted(
-            {fold(a) for a in [row["id"], row["name"], *json.loads(row["aliases"])]}, key=len
+            dict.fromkeys(fold(a) for a in [row["id"], row["name"], *json.loads(row["aliases"])]),
+            key=len,
         )
         for row in conn.execute("SELECT id, name, aliases FROM games ORDER BY id")
     }

@@ -122,7 +122,7 @@ def document(
     )  # fmt: skip
     common = {"document": doc_id, "lang": lang, "ruleset": None, "era": None, "number": ""}
     root = Section(
-        id=f"{doc_id}:top", parent=None, ord=0, level=0, title=doc_id, slug="top",
+        id=f"{doc_id}:top", parent=None, ord=0, level=0, title=doc_id, slug="top", path="",
         line_start=1, line_end=1, **common,
     )  # fmt: skip
     sections, rules = [root], []
@@ -132,6 +132,7 @@ def document(
             sections.append(
                 Section(
                     id=sid, parent=root.id, ord=len(sections), level=1, title=item[2:], slug=sid,
+                    path=item[2:],
                     line_start=n, line_end=n, **common,
                 )
             )  # fmt: skip

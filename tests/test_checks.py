@@ -116,7 +116,7 @@ def document(
     )  # fmt: skip
     common = {"document": doc_id, "lang": lang, "ruleset": None, "era": None, "number": ""}
     root = Section(
-        id=f"{doc_id}:top", parent=None, ord=0, level=0, title=doc_id, slug="top",
+        id=f"{doc_id}:top", parent=None, ord=0, level=0, title=doc_id, slug="top", path="",
         line_start=1, line_end=1, **common,
     )  # fmt: skip
     rules = [

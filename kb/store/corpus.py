@@ -1,0 +1,139 @@
+"""The corpus as read: games, documents, sections, rules with their full-text index and
+search vocabulary, and the repairs and duplicates that say how the text was cleaned."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from itertools import chain
+from typing import Any
+
+import sqlite_utils
+
+from ingest.pipeline import PipelineResult
+from ingest.records import DocumentResult, Rule
+from ingest.text import CJK_RUN, fold, index_form, words
+
+from .. import schema
+from .rows import insert_records, insert_rows
+
+
+def corpus_fingerprint(result: PipelineResult) -> str:
+    """sha256 over the manifest and every source file's hash, in a fixed order."""
+    digest = hashlib.sha256()
+    manifest = result.corpus / "sources.toml"
+    if manifest.exists():
+        digest.update(manifest.read_bytes())
+    for spec, raw in sorted(result.sources, key=lambda s: s[0].file):
+        digest.update(f"{spec.file}\0{raw.sha256}\0".encode())
+    return digest.hexdigest()
+
+
+def write_meta(db: sqlite_utils.Database, result: PipelineResult) -> None:
+    """What the database was built from; the ask path's precomputed rows come last."""
+    insert_rows(
+        db,
+        "meta",
+        [
+            {"key": "schema_version", "value": schema.SCHEMA_VERSION},
+            {"key": "corpus_sha256", "value": corpus_fingerprint(result)},
+        ],
+    )
+
+
+def write_documents(db: sqlite_utils.Database, result: PipelineResult) -> None:
+    """Games, documents and sections. The pipeline yields each original right before its
+    variants, so translation_of always points to a row that already exists."""
+    insert_records(db, "games", result.games)
+    insert_rows(db, "documents", (_document_row(d, n) for n, d in enumerate(result.documents, 1)))
+    insert_records(db, "sections", chain.from_iterable(d.sections for d in result.documents))
+
+
+def _document_row(d: DocumentResult, ord_: int) -> dict[str, Any]:
+    doc, spec = d.doc, d.doc.spec
+    return {
+        "id": doc.doc_id,
+        "game": spec.game,
+        "ruleset": spec.ruleset,
+        "title": doc.title,
+        "variant": doc.variant,
+        "translation_of": doc.translation_of,
+        "lang": doc.lang,
+        "languages": ",".join(d.languages),
+        "provenance": doc.provenance,
+        "era": spec.era,
+        "version": spec.version,
+        "effective": spec.effective,
+        "publisher": spec.publisher,
+        "source": spec.source,
+        "license": spec.license,
+        "notes": spec.notes,
+        "file": spec.file,
+        "encoding": doc.raw.encoding,
+        "sha256": doc.raw.sha256,
+        "size": doc.raw.size,
+        "preset": doc.preset,
+        "described": int(spec.described),
+        "sections": len(d.sections),
+        "rules": len(d.rules),
+        "repairs": len(d.repairs),
+        "ord": ord_,
+    }
+
+
+def write_rules(db: sqlite_utils.Database, result: PipelineResult) -> None:
+    """Rules, numbered by ``seq`` across the corpus, each with its row in rules_fts."""
+    readings = {r.rule: r.text for r in result.knowledge.readings}
+    seq = 1
+    for d in result.documents:
+        paths = {s.id: s.path for s in d.sections}
+        first, seq = seq, insert_records(db, "rules", d.rules, start=seq)
+        db.conn.executemany(
+            "INSERT INTO rules_fts (rowid, title, body, folded) VALUES (?, ?, ?, ?)",
+            [
+                (n, *_fts_row(r, paths[r.section], readings.get(r.id, "")))
+                for n, r in enumerate(d.rules, start=first)
+            ],
+        )
+
+
+def _fts_row(rule: Rule, section_path: str, reading: str = "") -> tuple[str, str, str]:
+    """(title, body, folded) of a rule; the folded column also holds its official-terms reading."""
+    title = " ".join(p for p in (rule.number, section_path, rule.label, rule.title) if p)
+    body = index_form(rule.text)
+    return index_form(title), body, fold(index_form(title) + " " + body + " " + index_form(reading))
+
+
+def write_search_vocab(db: sqlite_utils.Database, result: PipelineResult) -> None:
+    """Every folded word with the number of rules it occurs in, per game (CJK runs are
+    searched as bigrams, never corrected as words)."""
+    rules: Counter[str] = Counter()
+    games: dict[str, Counter[str]] = {}
+    for d in result.documents:
+        for r in d.rules:
+            for term in set(words(fold(f"{r.title} {r.text}"))):
+                rules[term] += 1
+                games.setdefault(term, Counter())[r.game] += 1
+    insert_rows(
+        db,
+        "search_vocab",
+        (
+            {"term": term, "rules": n, "games": json.dumps(dict(sorted(games[term].items())))}
+            for term, n in sorted(rules.items())
+            if not CJK_RUN.search(term)
+        ),
+    )
+
+
+def write_cleaning(db: sqlite_utils.Database, result: PipelineResult) -> None:
+    """Every repair and every dropped duplicate stretch, numbered across the corpus."""
+    documents = result.documents
+    insert_records(db, "repairs", chain.from_iterable(d.repairs for d in documents))
+    insert_records(db, "duplicates", chain.from_iterable(d.duplicates for d in documents))
+
+
+def write_warnings(db: sqlite_utils.Database, result: PipelineResult) -> None:
+    insert_rows(
+        db, "build_warnings", ({"id": i, "message": w} for i, w in enumerate(result.warnings, 1))
+    )
