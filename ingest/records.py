@@ -417,7 +417,7 @@ class Fact:
     ruleset: str
     kind: str
     source: str  # how it was read: timing-property, sentence, example
-    moment: str
+    moment: str | None
     subject: str
     action: str
     modality: str

@@ -24,6 +24,7 @@ ASK_FILES = {
     "labels": os.path.join("kb", "data", "labels.toml"),
     "matching": os.path.join("kb", "data", "matching.toml"),
     "ask_weights": os.path.join("kb", "data", "ask_weights.toml"),
+    "statements": os.path.join("ingest", "data", "statements.toml"),
 }
 _loaded: dict[str, Any] = {}
 

@@ -12,10 +12,15 @@ from ingest.glossary import Rendering, Term
 from ingest.records import (
     Card,
     CardAlias,
+    CardClass,
     CardFact,
+    CardProperty,
     Change,
     Check,
+    ClassMember,
+    ClassName,
     Duplicate,
+    Fact,
     Game,
     Link,
     Reading,
@@ -199,6 +204,32 @@ TABLES: dict[str, Table] = {
         foreign_keys=[("card", "cards", "id"), ("rule", "rules", "id")],
         added=[ROW_ID],
     ),
+    # ---- Facts for verdicts (kb ask --json answer.verdict / answer.because) -------------------
+    # What each card is and does (ingest/data/card_facts.toml), citing a rule or printed text.
+    "card_properties": record_table(
+        CardProperty,
+        foreign_keys=[("card", "cards", "id"), ("rule", "rules", "id")],
+        added=[ROW_ID],
+    ),
+    # The card classes the rules talk about, their names in every language, their members.
+    "card_classes": record_table(CardClass),
+    "class_names": record_table(
+        ClassName,
+        foreign_keys=[("class", "card_classes", "id")],
+        added=[ROW_ID],
+        rename={"cls": "class"},
+    ),
+    "class_members": record_table(
+        ClassMember,
+        foreign_keys=[("class", "card_classes", "id"), ("card", "cards", "id")],
+        added=[ROW_ID],
+        rename={"cls": "class"},
+    ),
+    # Typed statements of the rules: permissions at a moment, quantities, outcomes, orders.
+    "facts": record_table(
+        Fact,
+        foreign_keys=[("rule", "rules", "id"), ("moment", "timing_nodes", "id")],
+    ),
     # A ruling is a rule that names a card, or a worked example or FAQ entry; its id is the rule's.
     # Its cards are rows of ruling_cards.
     "rulings": record_table(
@@ -276,6 +307,13 @@ INDEXES: list[tuple[str, list[str]]] = [
     ("card_aliases", ["alias"]),
     ("card_facts", ["card"]),
     ("card_facts", ["rule"]),
+    ("card_properties", ["card"]),
+    ("class_names", ["class"]),
+    ("class_members", ["card"]),
+    ("class_members", ["class"]),
+    ("facts", ["game", "kind", "moment"]),
+    ("facts", ["subject"]),
+    ("facts", ["rule"]),
     ("rulings", ["timing"]),
     ("ruling_cards", ["card"]),
     ("ruling_cards", ["ruling"]),

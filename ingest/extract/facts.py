@@ -30,12 +30,14 @@ from ..records import (
     TimingProperty,
 )
 from ..sentences import split_sentences
+from ..statements import load_lexicon
 from ..text import fold
 from .cardfacts import CardFacts
-from .statements import actions, chain, modality_at, quantities, split_condition
 from .timing import timing_data
 
-_CONCEPT_WINDOW = 30  # characters after a number in which the thing it counts is named
+# A concept named this many words after a number at most is what the number counts ("50
+# cards", "8000 life points", "four copies of", "16 trigger units").
+_UNIT_WORDS = 1
 
 
 @dataclass
@@ -61,7 +63,7 @@ class _Context:
     def add(self, rule: Rule, **values: object) -> None:
         n = self.counter[rule.id] = self.counter.get(rule.id, 0) + 1
         base: dict[str, object] = {
-            "moment": "",
+            "moment": None,
             "subject": "",
             "action": "",
             "modality": "",
@@ -160,11 +162,11 @@ def _from_card_sentences(ctx: _Context, rule: Rule) -> None:
         cards = ctx.card_names.find(folded)
         if not cards:
             continue
-        acts = actions(sentence)
+        acts = load_lexicon().actions(sentence)
         action = "chain" if "chain" in acts and "activate" not in acts else "activate"
-        which = chain(sentence)
+        which = load_lexicon().chain(sentence)
         for start, _end, card in cards:
-            modality = modality_at(sentence, start)
+            modality = load_lexicon().modality_at(sentence, start)
             if modality in ("can", "cannot", "only") and acts:
                 ctx.add(rule, kind="permission", source="sentence", moment=moment,
                         subject=f"card:{card}", action=action, modality=modality,
@@ -186,15 +188,22 @@ def _from_examples(ctx: _Context, rulings: list[Ruling], steps: list[RulingStep]
 
 
 # ---- quantities and outcomes ---------------------------------------------------------------
-def _counted(found: list[tuple[int, int, str]], after: int) -> str:
-    """The concept a number counts: the first one named right after it."""
-    return next((c for s, _e, c in found if after <= s <= after + _CONCEPT_WINDOW), "")
+def _counted(sentence: str, found: list[tuple[int, int, str]], after: int) -> str:
+    """What a number counts: the concept named right after it, else the word after it
+    ("word:<stem>")."""
+    folded = fold(sentence)
+    for start, _end, concept in found:
+        between = folded[after:start]
+        if start >= after and len(between.split()) <= _UNIT_WORDS and "," not in between:
+            return concept
+    word = load_lexicon().unit(sentence, after)
+    return f"word:{word}" if word else ""
 
 
 def _from_quantities(ctx: _Context, rule: Rule, section: str) -> None:
     context = concepts(ctx, section, rule.lang, rule.game)
     for sentence in split_sentences(rule.text):
-        numbers = quantities(sentence)
+        numbers = load_lexicon().quantities(sentence)
         if not numbers:
             continue
         found = concepts(ctx, sentence, rule.lang, rule.game)
@@ -203,26 +212,27 @@ def _from_quantities(ctx: _Context, rule: Rule, section: str) -> None:
         highs = [(v, p) for b, v, p in numbers if b == "at_most"]
         if lows and highs:  # "at least forty cards and no more than sixty cards"
             (low, at), (high, _) = lows[0], highs[0]
+            unit = _counted(sentence, found, at)
             ctx.add(rule, kind="quantity", source="sentence", modality="range", low=low,
-                    high=high, unit=_counted(found, at), concepts=ids, quote=sentence)  # fmt: skip
+                    high=high, unit=unit, concepts=ids, quote=sentence)  # fmt: skip
             continue
         for bound, value, at in numbers:
             low = None if bound == "at_most" else value
             high = None if bound == "at_least" else value
             ctx.add(rule, kind="quantity", source="sentence", modality=bound or "states",
-                    low=low, high=high, unit=_counted(found, at), concepts=ids,
+                    low=low, high=high, unit=_counted(sentence, found, at), concepts=ids,
                     quote=sentence)  # fmt: skip
 
 
 def _from_conditions(ctx: _Context, rule: Rule) -> None:
     for sentence in split_sentences(rule.text):
-        parts = split_condition(sentence)
+        parts = load_lexicon().split_condition(sentence)
         if parts:
             condition, outcome = parts
             found = concepts(ctx, condition, rule.lang, rule.game)
             ctx.add(rule, kind="outcome", source="sentence", condition=condition,
                     outcome=outcome, concepts=_ids(found), quote=sentence,
-                    moment=ctx.rule_node.get(rule.id, ""))  # fmt: skip
+                    moment=ctx.rule_node.get(rule.id))  # fmt: skip
 
 
 def extract_facts(

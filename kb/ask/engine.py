@@ -17,11 +17,13 @@ from ..db import first, run
 from ..timing import node_path
 from ..vocabulary import load_vocabulary
 from .answers import compose
+from .answers.verdict import not_covered, verdict_answer
 from .collapse import collapse
 from .forms import question_forms
 from .rank import rank
 from .retrieve import gather
 from .understand import understand
+from .verdicts import decide
 
 # A passage must cover at least this share of the question's words to count as a match when
 # the question names no card, moment or term the knowledge base knows.
@@ -81,14 +83,21 @@ def ask(
     recognised = bool(u.cards or u.timing or u.terms or u.expansions)
     top_coverage = rows[0]["features"]["coverage"] if rows else 0.0
     confident = bool(rows) and (recognised or top_coverage >= MIN_COVERAGE)
-    answer = compose(conn, u) if confident else None
+    asked, verdict = decide(conn, u)
+    covered = None
+    if asked.kind:  # a question asking for a verdict gets one, or is said not covered
+        answer = verdict_answer(conn, u, verdict) if verdict else None
+        covered = None if verdict else not_covered(u, asked)
+    else:
+        answer = compose(conn, u) if confident else None
     names = {row["id"]: row["name"] for row in run(conn, "card_names")}
     hits = [_hit(conn, row, names, lang) for row in rows[:limit]] if confident else []
     return {
         "query": question,
-        "understood": u.as_json(),
+        "understood": {**u.as_json(), "asks": asked.kind or None},
         "confident": confident,
         "answer": answer,
+        "not_covered": covered,
         "hits": hits,
     }
 

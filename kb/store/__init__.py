@@ -36,7 +36,12 @@ STEPS: list[tuple[str, list[_Step]]] = [
     ("write alignments, checks and version changes", [links.write_links]),
     (
         "write timing graph, cards, rulings, restriction lists, glossary",
-        [knowledge.write_timing, knowledge.write_cards, knowledge.write_glossary],
+        [
+            knowledge.write_timing,
+            knowledge.write_cards,
+            knowledge.write_glossary,
+            knowledge.write_facts,
+        ],
     ),
 ]
 

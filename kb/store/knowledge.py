@@ -50,6 +50,16 @@ def write_cards(db: sqlite_utils.Database, result: PipelineResult) -> None:
     insert_records(db, "restrictions", k.restrictions)
 
 
+def write_facts(db: sqlite_utils.Database, result: PipelineResult) -> None:
+    """What cards are and do, the card classes, and the typed facts verdicts reason over."""
+    k = result.knowledge
+    insert_records(db, "card_properties", k.card_properties)
+    insert_records(db, "card_classes", k.classes)
+    insert_records(db, "class_names", k.class_names)
+    insert_records(db, "class_members", k.class_members)
+    insert_records(db, "facts", k.facts_)
+
+
 def _ruling_card_rows(rulings: list[Ruling]) -> Iterator[dict[str, Any]]:
     for ruling in rulings:
         for ord_, card in enumerate(ruling.card_ids, start=1):

@@ -1,0 +1,141 @@
+"""Reading a sentence (of a rule, or a judge's question) as a statement, with the multilingual
+lexicon of data/statements.toml: its modality (can, cannot, must, only), its actions, which
+Chain it is about, the condition it opens with, and the quantities it sets.
+
+Words are whole words, case-insensitive, found in the folded text (so an unaccented
+Vietnamese question reads like an accented rule). Standard library and ingest.text only: kb
+ask reads questions with the same Lexicon.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from .text import CJK_RUN, fold, stem
+
+LANGS = ("en", "vi", "zh")
+_DIGITS = r"\d{1,3}(?:[,.]\d{3})+|\d+"
+
+
+def _alternation(phrases: list[str]) -> re.Pattern[str]:
+    """Whole-word alternation of folded phrases, longest first; CJK phrases anywhere."""
+    ordered = sorted({fold(p) for p in phrases if p.strip()}, key=lambda p: (-len(p), p))
+    parts = [
+        re.escape(p) if CJK_RUN.search(p) else rf"(?<!\w){re.escape(p)}(?!\w)" for p in ordered
+    ]
+    return re.compile("|".join(parts) or "(?!)")
+
+
+def _words(entry: dict[str, Any]) -> list[str]:
+    return [w for lang in LANGS for w in entry.get(lang, [])]
+
+
+class Lexicon:
+    """data/statements.toml, compiled: the build reads it from the file (``load_lexicon``),
+    kb ask from the database's parsed copy (kb.datafiles)."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.modalities = [(m["id"], _alternation(_words(m))) for m in data["modality"]]
+        self.actions_ = [(a["id"], _alternation(_words(a))) for a in data["actions"]]
+        self.chains = [(k, _alternation(v)) for k, v in data["chains"].items()]
+        cond = data["conditions"]
+        self.condition = _alternation([w for lang in LANGS for w in cond.get(lang, [])])
+        self.number_words = {
+            fold(w): n for lang in LANGS for w, n in data["numbers"].get(lang, {}).items()
+        }
+        words = "|".join(re.escape(w) for w in sorted(self.number_words, key=len, reverse=True))
+        # Not a rule number or a decimal ("709.1", "(see 1.3.2a)"), nor a list item's number
+        # opening the text ("3 Note that...").
+        self.number = re.compile(rf"(?<![\w.,])(?<!^)(?:{_DIGITS}|{words})(?![\w])(?![.,:]\d)")
+        self.bounds = [
+            (bound, re.compile(rf"(?:{_alternation(ws).pattern})\W*(?:\w+\W+){{0,2}}$"))
+            for bound, ws in data["bounds"].items()
+        ]
+
+    def modality(self, text: str) -> str:
+        """The modality of a clause: the first of only, cannot, must, can it holds, else ""."""
+        folded = fold(text)
+        return next((m for m, pattern in self.modalities if pattern.search(folded)), "")
+
+    def modality_at(self, text: str, position: int) -> str:
+        """The modality that governs a word at ``position`` (in the folded text): the first
+        marker after it ("Shrink ... cannot be activated"), else the last one before it
+        ("chỉ có thể kích hoạt Magic Cylinder")."""
+        folded = fold(text)
+        marks = sorted(
+            (m.start(), m.end(), kind)
+            for kind, pattern in self.modalities
+            for m in pattern.finditer(folded)
+        )
+        # Of overlapping markers ("cannot" holds "can"), the longest.
+        kept: list[tuple[int, int, str]] = []
+        for start, end, kind in sorted(marks, key=lambda m: (m[0], -(m[1] - m[0]))):
+            if not kept or start >= kept[-1][1]:
+                kept.append((start, end, kind))
+        after = [k for s, _, k in kept if s >= position]
+        if after:
+            return after[0]
+        before = [k for s, _, k in kept if s < position]
+        return before[-1] if before else ""
+
+    def actions(self, text: str) -> list[str]:
+        """The actions a clause names, in lexicon order."""
+        folded = fold(text)
+        return [a for a, pattern in self.actions_ if pattern.search(folded)]
+
+    def chain(self, text: str) -> str:
+        """ "first" or "later" when the clause names which Chain it is about, else ""."""
+        folded = fold(text)
+        return next((k for k, pattern in self.chains if pattern.search(folded)), "")
+
+    def split_condition(self, sentence: str) -> tuple[str, str] | None:
+        """(condition, what follows) of a sentence that opens with a condition ("If X, Y";
+        "Nếu X thì Y"), else None."""
+        folded = fold(sentence)
+        m = self.condition.match(folded.lstrip())
+        if not m:
+            return None
+        offset = len(folded) - len(folded.lstrip())
+        body = sentence[offset + m.end() :]
+        for marker in (", then ", " then ", " thì ", ", "):
+            at = fold(body).find(marker)
+            if at > 0:
+                return body[:at].strip(" ,"), body[at + len(marker) :].strip(" ,")
+        return None
+
+    def unit(self, text: str, after: int) -> str:
+        """The word a number counts: the first word after it (position ``after`` in the folded
+        text), as its stem."""
+        m = re.compile(r"\W*(\w+)").match(fold(text), after)
+        return stem(m.group(1)) if m else ""
+
+    def quantities(self, text: str) -> list[tuple[str, int, int]]:
+        """(bound, number, position after it) of every number in a clause; ``bound`` is
+        exactly, at_least, at_most, or "" when no bound word stands just before it."""
+        folded = fold(text)
+        out = []
+        for m in self.number.finditer(folded):
+            token = m.group()
+            value = (
+                int(re.sub(r"[,.]", "", token))
+                if token[0].isdigit()
+                else self.number_words.get(token)
+            )
+            if value is None:
+                continue
+            before = folded[max(0, m.start() - 40) : m.start()]
+            bound = next((b for b, pattern in self.bounds if pattern.search(before)), "")
+            out.append((bound, value, m.end()))
+        return out
+
+
+@cache
+def load_lexicon() -> Lexicon:
+    """The lexicon from data/statements.toml (the build's way; kb ask uses kb.datafiles)."""
+    import tomllib
+    from importlib import resources
+
+    text = resources.files("ingest").joinpath("data/statements.toml").read_text(encoding="utf-8")
+    return Lexicon(tomllib.loads(text))

@@ -1,0 +1,57 @@
+"""The answer of a verdict: the verdict first, the deciding facts cited, conflicts shown with
+both sources; and, when no fact covers a question that asks for a verdict, what is missing.
+
+On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from ..question import Understood
+from ..verdicts import Asked, Verdict
+from .common import answer, node
+
+KIND_WORDS = {
+    "yesno": "whether it is allowed",
+    "when": "when it happens",
+    "which_first": "what comes first",
+    "what_happens": "what happens",
+    "how_many": "how many",
+}
+
+
+def verdict_answer(conn: sqlite3.Connection, u: Understood, verdict: Verdict) -> dict[str, Any]:
+    """The composed answer of a verdict (the README's ``kb ask --json`` shape)."""
+    moment = node(conn, verdict.moment) if verdict.moment else None
+    sources = [b["source"] for b in verdict.because]
+    lead = verdict.because[0] if verdict.because else {}
+    out = answer(
+        conn,
+        "verdict",
+        verdict.text,
+        sources=sources,
+        moment=moment,
+        card_ids=verdict.cards or [c["id"] for c in u.cards],
+        ruling_id=lead.get("rule"),
+        quote=lead.get("quote", ""),
+    )
+    out["verdict"] = verdict.verdict
+    out["because"] = verdict.because
+    out["conflicts"] = verdict.conflicts
+    return out
+
+
+def not_covered(u: Understood, asked: Asked) -> str:
+    """What the knowledge base lacks to answer, said plainly."""
+    named = [c["name"] for c in u.cards] + [t["text"] for t in u.timing if "start" in t]
+    named += [c["text"] for c in asked.classes]
+    what = KIND_WORDS.get(asked.kind, "this")
+    if not u.game and not u.game_hint and not named:
+        return (
+            f"Not covered: no rule of the knowledge base decides {what} here; the question "
+            "names no card, moment or game it knows."
+        )
+    about = f" about {', '.join(dict.fromkeys(named))}" if named else ""
+    return f"Not covered: no rule of the knowledge base decides {what}{about}."

@@ -1,0 +1,44 @@
+"""Verdicts a judge can act on: yes/no, when, which first, what happens, how many, decided by
+inference over the typed facts the build derived from the rules (table ``facts``, card
+classes), with the deciding facts cited. Where no fact covers the question, no verdict: the
+answer says so plainly and shows passages.
+
+``decide`` picks the resolver for the question's kind: permission (kb.ask.verdicts.permission)
+for yes/no and when, quantities for how many, outcomes for what happens, orders for which
+first.
+
+On the ``kb ask`` path: standard library, sqlite3, rapidfuzz and ``ingest`` text modules only.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from ..question import Understood
+from .asked import Asked
+from .common import Verdict
+from .order import priority
+from .outcome import what_happens
+from .permission import when, yes_no
+from .quantity import how_many
+
+RESOLVERS = {
+    "yesno": [yes_no],
+    "when": [when],
+    "which_first": [priority],
+    "what_happens": [what_happens],
+    "how_many": [how_many],
+}
+
+
+def decide(conn: sqlite3.Connection, u: Understood) -> tuple[Asked, Verdict | None]:
+    """What the question asks for, and the verdict when a fact covers it."""
+    asked = Asked(conn, u)
+    for resolver in RESOLVERS.get(asked.kind, []):
+        verdict = resolver(conn, u, asked)
+        if verdict is not None:
+            return asked, verdict
+    return asked, None
+
+
+__all__ = ["Asked", "Verdict", "decide"]

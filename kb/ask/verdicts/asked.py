@@ -1,0 +1,99 @@
+"""What a question asks for: its kind (yes/no, when, which first, what happens, how many), the
+action it is about, the Chain, and the rulesets and versions it names.
+
+Cues come from kb/data/query.toml [kinds] and [quantity]; actions and Chains from the lexicon
+the build reads rules with (ingest/data/statements.toml), so a question and a rule are read
+in the same terms.
+
+On the ``kb ask`` path: standard library and ``ingest`` text modules only.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from functools import cache
+from typing import Any
+
+from ingest.statements import Lexicon
+from ingest.text import CJK_RUN, fold, folded_words
+
+from ... import datafiles
+from ...db import run
+from ..phrases import find_phrase
+from ..question import Understood, query_data
+
+KINDS = ("how_many", "when", "which_first", "what_happens", "yesno")
+
+
+@cache
+def lexicon() -> Lexicon:
+    return Lexicon(datafiles.load("statements"))
+
+
+def _has(folded: str, cues: list[str]) -> bool:
+    for cue in cues:
+        c = fold(cue)
+        if CJK_RUN.search(c):
+            if c in folded:
+                return True
+        elif re.search(rf"(?<!\w){re.escape(c)}(?!\w)", folded):
+            return True
+    return False
+
+
+def kind(text: str) -> str:
+    """The kind of verdict a question asks for, or "" when it asks for none."""
+    folded = fold(text).strip()
+    cues = query_data()["kinds"]
+    if _has(folded, query_data()["quantity"]["cues"]):
+        return "how_many"
+    for name in ("when", "which_first", "what_happens"):
+        if _has(folded, cues[name]):
+            return name
+    stripped = folded.rstrip(" ?？!.。")
+    first = re.split(r"[\s,:]+", re.sub(r"^[^:]{1,40}:\s*", "", stripped), maxsplit=1)[0]
+    last = stripped[-12:]
+    if (
+        first in {fold(w) for w in cues["yesno_openers"]}
+        or any(last.endswith(fold(e)) for e in cues["yesno_endings"])
+        or _has(folded, cues["yesno_anywhere"])
+        or re.search(r",\s*(can|may|is|are|does|do)\s", folded)
+    ):
+        return "yesno"
+    return ""
+
+
+def classes_named(conn: sqlite3.Connection, u: Understood) -> list[dict[str, Any]]:
+    """The card classes a question names ("a counter trap", "Bẫy Phản đòn"), longest first,
+    each once."""
+    folded = fold(u.text)
+    found: list[dict[str, Any]] = []
+    taken: list[tuple[int, int]] = []
+    rows = run(conn, "class_names_of_game", game=u.game or "")
+    for row in sorted(rows, key=lambda r: -len(r["text"])):
+        key = folded_words(row["text"])
+        for start, end in find_phrase(folded, key) if key else []:
+            if all(end <= s or start >= e for s, e in taken):
+                taken.append((start, end))
+                if row["class"] not in {f["class"] for f in found}:
+                    found.append({**row, "start": start})
+    return sorted(found, key=lambda f: f["start"])
+
+
+class Asked:
+    """What a question asks for, beyond what understanding found in it."""
+
+    def __init__(self, conn: sqlite3.Connection, u: Understood) -> None:
+        lex = lexicon()
+        folded = fold(u.text)
+        self.kind = kind(u.text)
+        actions = lex.actions(u.text)
+        self.action = actions[0] if actions else ""
+        self.chain = lex.chain(u.text)
+        self.rulesets = [r for r in ("tcg", "ocg") if re.search(rf"(?<!\w){r}(?!\w)", folded)]
+        self.modality = lex.modality(u.text)
+        self.classes = classes_named(conn, u)
+        # A qualifier of a moment that names no moment of the knowledge base ("in the third
+        # phase"): no verdict may rest on the moment it qualifies.
+        self.unresolved = bool(getattr(u, "unresolved", False))

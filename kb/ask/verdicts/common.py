@@ -1,0 +1,60 @@
+"""What every verdict carries: the verdict, the sentence a judge reads first, the deciding
+facts with their rules, and conflicts between facts (reported with both sources, never
+resolved silently)."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from ...db import first
+from ..answers.common import source
+
+
+class Verdict:
+    """A composed verdict: ``verdict`` is yes, no, depends, or a short outcome."""
+
+    def __init__(
+        self,
+        verdict: str,
+        text: str,
+        because: list[dict[str, Any]],
+        *,
+        kind: str,
+        conflicts: list[list[dict[str, Any]]] | None = None,
+        moment: str | None = None,
+        cards: list[str] | None = None,
+    ) -> None:
+        self.verdict = verdict
+        self.text = text
+        self.because = because
+        self.kind = kind
+        self.conflicts = conflicts or []
+        self.moment = moment
+        self.cards = cards or []
+
+
+def because(conn: sqlite3.Connection, fact: dict[str, Any], role: str = "") -> dict[str, Any]:
+    """A deciding fact as the answer cites it: the rule, its words, where it comes from."""
+    cited = {
+        "fact": fact["id"],
+        "rule": fact["rule"],
+        "quote": fact["quote"],
+        "source": source(conn, fact["rule"]),
+    }
+    if role:
+        cited["role"] = role
+    return cited
+
+
+def moment_name(conn: sqlite3.Connection, node: str) -> str:
+    """ "During damage calculation (TCG)": a moment as a judge reads it."""
+    row = first(conn, "timing_node", id=node)
+    if row is None:
+        return node
+    ruleset = row["ruleset"]
+    return f"{row['en']} ({ruleset.upper()})" if ruleset and ruleset != "*" else row["en"]
+
+
+def lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]

@@ -1,0 +1,60 @@
+"""What happens: the outcome a rule states for the condition the question describes.
+
+An outcome fact is a sentence "If X, Y" read as (condition X, outcome Y). It answers when its
+condition names every concept the question names and holds most of the question's own words
+(by stem); the outcome is the verdict, quoted. Several facts that say different things give
+no verdict.
+
+On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from ingest.text import fold, stem, words
+
+from ...db import run
+from ..question import Understood, stopwords
+from .asked import Asked
+from .common import Verdict, because
+
+# Share of the question's content words (by stem) a condition must hold.
+MIN_SHARE = 0.6
+
+
+def _stems(text: str) -> set[str]:
+    stop = stopwords()
+    return {stem(w) for w in words(fold(text)) if w not in stop and len(w) > 1}
+
+
+def what_happens(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
+    game = u.game or u.game_hint or ""
+    concepts = {f"term:{t['term']}" for t in u.terms} | {f"card:{c['id']}" for c in u.cards}
+    asked_words = {stem(w) for w in u.words}
+    if not game or not (concepts or asked_words):
+        return None
+    fits: list[tuple[float, dict[str, Any]]] = []
+    for fact in run(conn, "verdict_outcomes", game=game):
+        if not concepts <= set(fact["concepts"].split()):
+            continue
+        held = _stems(fact["condition"])
+        share = len(asked_words & held) / len(asked_words) if asked_words else 1.0
+        if share >= MIN_SHARE:
+            fits.append((share, fact))
+    if not fits:
+        return None
+    best = max(share for share, _ in fits)
+    top = [f for share, f in fits if share == best]
+    outcomes = {fold(f["outcome"]).strip(" .") for f in top}
+    if len(outcomes) != 1:
+        return None
+    fact = top[0]
+    outcome = fact["outcome"].rstrip(" .")
+    return Verdict(
+        outcome,
+        f"If {fact['condition']}: {outcome}.",
+        [because(conn, f) for f in top],
+        kind="outcome",
+    )

@@ -1,0 +1,7 @@
+-- title: What happens when
+-- description: Every sentence of a game's rules that says what follows from a condition ("If X, Y"), with the concepts of its condition.
+-- publish: no
+select f.id, f.rule, f.condition, f.outcome, f.concepts, f.quote, f.lang, f.moment, r.document, d.version
+from facts f join rules r on r.id = f.rule join documents d on d.id = r.document
+where f.kind = 'outcome' and (:game = '' or f.game = :game)
+order by r.seq, f.id
