@@ -307,6 +307,14 @@ QUERY_OVERRIDES = {
     "ask_concept_forms": {"id": "honest"},
     "restrictions": {"card": "raigeki"},
     "rule_children": {"id": "fow-cr-7.0:1002.2"},
+    "version_change_counts": {"old": "fow-cr-7.0", "new": "fow-cr-8.01"},
+    "version_changes": {"old": "fow-cr-7.0", "new": "fow-cr-8.01"},
+    "numbered_rule_count": {"document": "fow-cr-8.01"},
+    "rule_change_from": {"rule": "fow-cr-7.0:314.1"},
+    "rule_change_to": {"rule": "fow-cr-8.01:316.1"},
+    "document_version": {"id": "fow-cr-8.01"},
+    "versioned_rules_by_number": {"game": "fow"},
+    "documents_by_id": {"documents": '["fow-cr-7.0", "fow-cr-8.01"]'},
 }
 
 

@@ -8,11 +8,10 @@ the full word diff. Re-exported by kb.pages.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from typing import Any
 
-from ...db import KbError
+from ...db import KbError, run
 from ...history import (
     KINDS,
     changes,
@@ -34,16 +33,6 @@ from ..urls import (
 
 # What ``kb diff`` lists when no kind is asked for.
 DEFAULT_KINDS = tuple(k for k in KINDS if k != "unchanged")
-
-_SQL = {
-    "documents": """
-        select id, title, version, effective, provenance, era, file
-        from documents where id in (select value from json_each(:documents))""",
-}
-
-
-def _rows(conn: sqlite3.Connection, name: str, **params: Any) -> list[dict[str, Any]]:
-    return [dict(row) for row in conn.execute(_SQL[name], params)]
 
 
 def diff_index(conn: sqlite3.Connection) -> dict[str, Any]:
@@ -96,7 +85,7 @@ def _documents(conn: sqlite3.Connection, ids: list[str]) -> dict[str, dict[str, 
             "url": document_url(d["id"]),
             "provenance_label": authority(d["provenance"]),
         }
-        for d in _rows(conn, "documents", documents=json.dumps(ids))
+        for d in run(conn, "documents_by_id", documents=ids)
     }
 
 
