@@ -18,29 +18,12 @@ import re
 import sqlite3
 from dataclasses import dataclass
 
-from .db import KbError
+from .db import KbError, first, run
 
 Segment = tuple[str, str]
 OPS = ("equal", "delete", "insert")
 
 _TOKEN = re.compile(r"\S+")
-
-_TRANSLATIONS = """
-select a.id as alignment, a.target_document as document, d.variant, a.method, a.score
-from alignment_rules m
-join alignments a on a.id = m.alignment
-join documents d on d.id = a.target_document
-where m.rule = :rule and m.side = 'source'
-order by d.variant, a.id
-"""
-
-_MEMBERS = """
-select m.rule, m.side, r.text
-from alignment_rules m
-join rules r on r.id = m.rule
-where m.alignment = :alignment
-order by m.id
-"""
 
 
 @dataclass(frozen=True)
@@ -71,8 +54,8 @@ class VariantDiff:
 def translations(conn: sqlite3.Connection, rule_id: str) -> list[Translation]:
     """Every variant's translation of source rule ``rule_id``, ordered by variant name."""
     out = []
-    for row in conn.execute(_TRANSLATIONS, {"rule": rule_id}).fetchall():
-        members = conn.execute(_MEMBERS, {"alignment": row["alignment"]}).fetchall()
+    for row in run(conn, "rule_translations_by_variant", rule=rule_id):
+        members = run(conn, "alignment_members", alignment=row["alignment"])
         targets = [m for m in members if m["side"] == "target"]
         out.append(
             Translation(
@@ -123,7 +106,7 @@ def variant_diff(
     ``left`` and ``right`` name a variant ("vi-mt1") or a document; by default the first two
     variants in name order. Raises KbError when the rule has fewer than two translations.
     """
-    source = conn.execute("select text from rules where id = ?", (rule_id,)).fetchone()
+    source = first(conn, "rule_text", id=rule_id)
     if source is None:
         raise KbError(f"{rule_id}: no such rule")
     found = translations(conn, rule_id)

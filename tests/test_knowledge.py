@@ -315,6 +315,9 @@ QUERY_OVERRIDES = {
     "document_version": {"id": "fow-cr-8.01"},
     "versioned_rules_by_number": {"game": "fow"},
     "documents_by_id": {"documents": '["fow-cr-7.0", "fow-cr-8.01"]'},
+    "rule_translations_by_variant": {"rule": "fow-basic:draw-phase.2"},
+    "alignment_members": {"alignment": 1},
+    "source_document": {"ref": "fow-basic"},
 }
 
 
