@@ -318,6 +318,12 @@ QUERY_OVERRIDES = {
     "rule_translations_by_variant": {"rule": "fow-basic:draw-phase.2"},
     "alignment_members": {"alignment": 1},
     "source_document": {"ref": "fow-basic"},
+    "rule_sources": {"ids": '["fow-cr-8.01:103.4"]'},
+    "card_mentions": {"ids": '["ygo-damage-step:van-de-honest.5"]'},
+    "card_alias_names": {"cards": '["honest"]'},
+    "timing_trees": {"game": "yugioh"},
+    "card_named": {"name": "Honest"},
+    "timing_node_place": {"id": "yugioh-tcg-during-damage-calculation"},
 }
 
 
