@@ -321,9 +321,18 @@ QUERY_OVERRIDES = {
     "rule_sources": {"ids": '["fow-cr-8.01:103.4"]'},
     "card_mentions": {"ids": '["ygo-damage-step:van-de-honest.5"]'},
     "card_alias_names": {"cards": '["honest"]'},
-    "timing_trees": {"game": "yugioh"},
+    "timing_charts": {"game": "yugioh"},
     "card_named": {"name": "Honest"},
     "timing_node_place": {"id": "yugioh-tcg-during-damage-calculation"},
+    "section_variants": {"original": "fow-basic"},
+    "section": {"id": "fow-cr-8.01:103"},
+    "section_ancestors": {"id": "fow-cr-8.01:103"},
+    "section_children": {"id": "fow-cr-8.01:100"},
+    "section_rules": {"id": "fow-cr-8.01:103"},
+    "section_previous": {"document": "fow-cr-8.01", "ord": 4},
+    "section_next": {"document": "fow-cr-8.01", "ord": 4},
+    "cited_rules": {"document": "fow-cr-8.01", "numbers": '["105.4"]'},
+    "rule_places": {"ids": '["fow-cr-8.01:103.4"]'},
 }
 
 

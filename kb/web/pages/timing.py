@@ -40,7 +40,7 @@ def _tree(row: dict[str, Any]) -> dict[str, Any]:
 
 def trees(conn: sqlite3.Connection, game: str = "") -> list[dict[str, Any]]:
     """The timing charts there are (of one game, or all), each with its URL."""
-    return [_tree(row) for row in run(conn, "timing_trees", game=game)]
+    return [_tree(row) for row in run(conn, "timing_charts", game=game)]
 
 
 def timing_index(conn: sqlite3.Connection) -> dict[str, Any]:
