@@ -10,7 +10,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from ingest.versiondiff import word_diff
+from ingest import worddiff
+from ingest.worddiff import Segment
 
 from .db import KbError, column, first, run
 
@@ -21,11 +22,21 @@ __all__ = [
     "find_document",
     "rule_history",
     "summary",
-    "word_diff",  # re-exported: pages show a full-text diff with ``word_diff(a, b, None)``
+    "text_diff",
 ]
 
 KINDS = ("added", "removed", "moved", "reworded", "unchanged")
 """Every kind of change, in the order a summary lists them."""
+
+
+def text_diff(old: str | None, new: str | None) -> list[Segment]:
+    """The whole word diff of two versions of a rule, compared as the build compares them
+    (``rule_changes.detail`` keeps only a few words around each change); [] when a side is
+    missing or they read the same."""
+    if not old or not new:
+        return []
+    segments = worddiff.diff(old, new)
+    return segments if worddiff.changed(segments) else []
 
 
 def compared_pairs(conn: sqlite3.Connection) -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ from fixture_files import Case, read_cases
 
 from ingest import worddiff
 from ingest.worddiff import Segment
+from kb.web.html import segments_html
 
 CASES = read_cases(Path(__file__).parent / "fixtures" / "worddiff.txt")
 MARKS = {"=": worddiff.EQUAL, "-": worddiff.DELETE, "+": worddiff.INSERT}
@@ -55,9 +56,11 @@ def test_text(case: Case) -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.title for c in CASES])
-def test_html(case: Case) -> None:
-    """Escaped HTML, whatever diff notation or markup the texts hold."""
-    assert worddiff.to_html(_diff(case)) == _expected(case)[1]["html"]
+def test_html_on_the_site(case: Case) -> None:
+    """The site renders page data (segments as ``{"op", "text"}``) to the same escaped HTML,
+    whatever diff notation or markup the texts hold."""
+    page_data = worddiff.as_dicts(_diff(case))
+    assert str(segments_html(page_data)) == _expected(case)[1]["html"]
 
 
 def test_fixtures_cover_english_vietnamese_and_literal_notation() -> None:

@@ -14,11 +14,12 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from ingest import worddiff
+
 from ...compare import compare as compare_rows
 from ...compare import resolve_document
 from ...db import KbError, first, run
 from ...labels import authority
-from ...variantdiff import diff_words, render_segments
 from ...variantdiff import variant_diff as diff_variants
 from ..urls import (
     anchor,
@@ -126,13 +127,15 @@ def _table_row(
     texted = [c for c in cells if c["rules"]]
     if source_ids and len(texted) >= 2:
         left, right = texted[0], texted[1]
-        segments = diff_words(
-            " ".join(r["text"] for r in left["rules"]), " ".join(r["text"] for r in right["rules"])
+        segments = worddiff.diff(
+            " ".join(r["text"] for r in left["rules"]),
+            " ".join(r["text"] for r in right["rules"]),
+            exact=True,
         )
         diff = {
             "left": left["variant"],
             "right": right["variant"],
-            "segments": [{"op": op, "text": text} for op, text in segments],
+            "segments": worddiff.as_dicts(segments),
             "url": variant_diff_url(document, source_ids[0], left["variant"], right["variant"]),
         }
     return {
@@ -218,8 +221,8 @@ def variant_diff(
         "source": _rule(rule_id, rules),
         "left": _translation(diff.left, rules),
         "right": _translation(diff.right, rules),
-        "segments": [{"op": op, "text": text} for op, text in diff.segments],
-        "wdiff": render_segments(diff.segments),
+        "segments": worddiff.as_dicts(diff.segments),
+        "wdiff": worddiff.to_text(diff.segments),
         "variants": [t["variant"] for t in family[1:]],
         "compare_url": compare_url(document) + f"#{anchor(rule_id, document)}",
         "url": variant_diff_url(document, rule_id, left, right),

@@ -11,6 +11,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from ingest.worddiff import as_dicts
+
 from ...db import KbError, run
 from ...history import (
     KINDS,
@@ -19,10 +21,9 @@ from ...history import (
     find_document,
     rule_history,
     summary,
-    word_diff,
+    text_diff,
 )
 from ...labels import authority
-from ..html import wdiff_segments
 from ..urls import (
     diff_url,
     document_url,
@@ -47,9 +48,7 @@ def diff_index(conn: sqlite3.Connection) -> dict[str, Any]:
 
 def _segments(old: str | None, new: str | None) -> list[dict[str, str]]:
     """The full word diff of two texts as segments ([] when they read the same)."""
-    if not old or not new:
-        return []
-    return [{"op": op, "text": t} for op, t in wdiff_segments(word_diff(old, new, None))]
+    return as_dicts(text_diff(old, new))
 
 
 def _side(
