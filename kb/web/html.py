@@ -6,9 +6,9 @@ disabled and its renderer escapes every text and attribute. Links to other rules
 are inserted as link tokens into the parsed token stream, never by editing the HTML string, so
 they cannot open a hole in the escaping.
 
-Only this module and the templates produce HTML; the pages return plain data. Word diffs are
-page data as ingest.worddiff segments (``{"op", "text"}``); ``segments_html`` renders them,
-escaped, for the templates (the ``wdiff_html`` filter).
+Only this module, the templates and ingest.worddiff's ``to_html`` produce HTML; the pages
+return plain data. Word diffs are page data as ingest.worddiff segments (``{"op", "text"}``);
+``segments_html`` renders them, escaped, for the templates (the ``wdiff_html`` filter).
 """
 
 from __future__ import annotations
