@@ -24,7 +24,6 @@ from typing import NamedTuple
 from .text import compare_form, tokens
 
 EQUAL, DELETE, INSERT = "equal", "delete", "insert"
-OPS = (EQUAL, DELETE, INSERT)
 ELISION = "…"
 """Stands for the unchanged words ``elide`` leaves out."""
 
@@ -68,7 +67,7 @@ def elide(segments: list[Segment], context: int) -> list[Segment]:
     """The diff with at most ``context`` unchanged words kept on each side of a change, the
     rest as ``…``: a stored diff says what changed, not the whole rule again."""
     last = len(segments) - 1
-    out = []
+    out: list[Segment] = []
     for n, segment in enumerate(segments):
         if segment.op != EQUAL:
             out.append(segment)
