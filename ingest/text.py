@@ -6,6 +6,7 @@ site.
 * **Folding** (``fold``): lower case without diacritics, ``đ`` -> ``d``: an unaccented query
   matches accented text.
 * **Words** (``words``): letters runs and CJK runs; a number glued to a word is two words.
+  ``tokens`` are runs of non-space instead, punctuation kept: what a word diff shows.
   CJK runs are indexed as overlapping bigrams (``cjk_bigrams``, ``index_form``), the approach
   of Lucene's CJK analyzer, so a two-character word such as 闪电 is one token.
 * **Keys**: ``name_key`` (card and other names: "D.D." is "dd"), ``plural_key`` ("Spells" is
@@ -111,6 +112,16 @@ def word_spans(text: str) -> list[tuple[str, int, int]]:
                 out.append((piece, start, start + len(piece)))
             start += len(piece)
     return out
+
+
+_TOKEN = re.compile(r"\S+")
+
+
+def tokens(text: str) -> list[str]:
+    """Runs of non-space characters: the units a word diff shows. Unlike ``words``, nothing
+    is dropped (punctuation stays on its word), so a diff can be read as the text; compare
+    them with ``compare_form``."""
+    return _TOKEN.findall(text)
 
 
 @cache

@@ -30,8 +30,8 @@ Kinds and their ``detail``:
 ``removed``    an old rule with no counterpart; ``"merged into 905.3"`` when its text became a
                piece of a new rule's text.
 
-Word diffs use the wdiff notation ``[-old words-] {+new words+}`` with a few words of context
-and ``…`` for elided text.
+Word diffs (ingest.worddiff) use the wdiff notation ``[-old words-] {+new words+}`` with a few
+words of context and ``…`` for elided text.
 
 Matching is global, not rule by rule, in three passes:
 
@@ -71,6 +71,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
+from . import worddiff
 from .records import Change, DocumentResult, Rule
 from .text import compare_form
 
@@ -91,9 +92,6 @@ PARENT_BONUS = 15.0
 number, since "6.1a" under another parent than 6.1's is another rule."""
 DIFF_CONTEXT = 3
 """Words of unchanged context kept on each side of a change in a ``detail`` word diff."""
-
-_NON_WORD = re.compile(r"[\W_]+")
-_TOKEN = re.compile(r"\S+")
 
 
 @dataclass(frozen=True)
@@ -129,35 +127,14 @@ def version_pairs(
     return pairs
 
 
-def word_diff(old: str, new: str, context: int | None = DIFF_CONTEXT, exact: bool = False) -> str:
-    """A word diff of two texts in wdiff notation: ``[-removed words-] {+added words+}``.
-
-    Words are compared case-folded and without punctuation unless ``exact``, so the diff shows
-    what a reader would call a change, not the PDF's stray commas. ``context`` words of
-    unchanged text are kept on each side of a change (``None`` keeps the whole text).
-    """
-    old_tokens, new_tokens = _TOKEN.findall(old), _TOKEN.findall(new)
-    keys = (lambda ts: ts) if exact else (lambda ts: [compare_form(t) for t in ts])
-    matcher = difflib.SequenceMatcher(None, keys(old_tokens), keys(new_tokens), autojunk=False)
-    opcodes = matcher.get_opcodes()
-    if all(tag == "equal" for tag, *_ in opcodes):
+def detail_diff(old: str, new: str, context: int | None = DIFF_CONTEXT, exact: bool = False) -> str:
+    """A ``detail`` word diff in wdiff notation (``[-removed-] {+added+}``), ``""`` when the
+    texts read the same; ``context`` words of unchanged text are kept on each side of a change
+    (``None`` keeps the whole text). See ingest.worddiff for how words are compared."""
+    segments = worddiff.diff(old, new, exact=exact)
+    if not worddiff.changed(segments):
         return ""
-    out: list[str] = []
-    for n, (tag, i1, i2, j1, j2) in enumerate(opcodes):
-        if tag == "equal":
-            words = new_tokens[j1:j2]
-            if context is not None:
-                head = words[:context] if n > 0 else []
-                tail = words[-context:] if n < len(opcodes) - 1 else []
-                if len(head) + len(tail) < len(words):
-                    words = [*head, "…", *tail] if head or tail else ["…"]
-            out += words
-            continue
-        if i2 > i1:
-            out.append(f"[-{' '.join(old_tokens[i1:i2])}-]")
-        if j2 > j1:
-            out.append(f"{{+{' '.join(new_tokens[j1:j2])}+}}")
-    return " ".join(out)
+    return worddiff.to_text(segments if context is None else worddiff.elide(segments, context))
 
 
 class _Matcher:
@@ -378,12 +355,12 @@ def _paired(old_document: str, new_document: str, o: _Item, n: _Item, sim: float
     same_words = o.key == n.key
     if o.rule.number == n.rule.number:
         if same_words:
-            cosmetic = word_diff(o.rule.text, n.rule.text, exact=True)
+            cosmetic = detail_diff(o.rule.text, n.rule.text, exact=True)
             return Change(*ids, "unchanged", 100.0, f"cosmetic: {cosmetic}" if cosmetic else "")
-        return Change(*ids, "reworded", sim, word_diff(o.rule.text, n.rule.text))
+        return Change(*ids, "reworded", sim, detail_diff(o.rule.text, n.rule.text))
     detail = f"{o.rule.number} -> {n.rule.number}"
     if not same_words:
-        detail += f"; reworded: {word_diff(o.rule.text, n.rule.text)}"
+        detail += f"; reworded: {detail_diff(o.rule.text, n.rule.text)}"
     return Change(*ids, "moved", 100.0 if same_words else sim, detail)
 
 

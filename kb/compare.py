@@ -5,21 +5,16 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from .db import KbError, run
+from .db import KbError, first, run
 
 
 def resolve_document(conn: sqlite3.Connection, ref: str) -> str:
     """A document id from an id, a file name or its first characters ("000", "fow-basic")."""
     ref = ref.strip()
-    rows = conn.execute(
-        "SELECT id FROM documents WHERE translation_of IS NULL AND (id = ? OR file = ? OR file "
-        "LIKE ? || '%') "
-        "ORDER BY ord",
-        (ref, ref, ref),
-    ).fetchall()
-    if not rows:
+    found = first(conn, "source_document", ref=ref)
+    if found is None:
         raise KbError(f"no source document {ref!r} (kb stats lists them)")
-    return rows[0][0]
+    return found["id"]
 
 
 def compare(
@@ -28,14 +23,7 @@ def compare(
     """Rows of ``{"source": {"id", "text"} | None, "targets": {variant: [{"id", "text", "score"}]},
     "checks": [...]}`` in the source's reading order; ``variants`` limits the targets."""
     doc_id = resolve_document(conn, document)
-    texts = {
-        r["id"]: r["text"]
-        for r in conn.execute(
-            "SELECT id, text FROM rules WHERE document = ? OR document IN "
-            "(SELECT id FROM documents WHERE translation_of = ?)",
-            (doc_id, doc_id),
-        )
-    }
+    texts = {r["id"]: r["text"] for r in run(conn, "family_rules", document=doc_id)}
     checks: dict[int, list[dict[str, Any]]] = {}
     for c in run(conn, "translation_checks", document=doc_id):
         if c["alignment"] is not None:

@@ -16,6 +16,8 @@ import os
 import sqlite3
 from typing import Any
 
+from .db import execute, first
+
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Data files on the ask path, by name: path relative to the repository (package) root.
 ASK_FILES = {
@@ -42,12 +44,11 @@ def load(name: str, conn: sqlite3.Connection | None = None) -> Any:
     data = None
     if conn is not None:
         try:
-            row = conn.execute("SELECT value FROM meta WHERE key = ?", (_meta_key(name),))
-            stored = row.fetchone()
+            stored = first(conn, "meta_value", key=_meta_key(name))
         except sqlite3.Error:
             stored = None
         if stored is not None:
-            cached = json.loads(stored[0])
+            cached = json.loads(stored["value"])
             if cached.get("source") == text:
                 data = cached["data"]
     if data is None:
@@ -66,6 +67,4 @@ def store(conn: sqlite3.Connection) -> None:
         with open(os.path.join(_ROOT, path), encoding="utf-8") as f:
             text = f.read()
         value = json.dumps({"source": text, "data": tomllib.loads(text)}, ensure_ascii=False)
-        conn.execute(
-            "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (_meta_key(name), value)
-        )
+        execute(conn, "meta_store", key=_meta_key(name), value=value)

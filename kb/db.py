@@ -56,10 +56,11 @@ def connect(path: Path | str) -> sqlite3.Connection:
     return conn
 
 
-def execute(conn: sqlite3.Connection, name: str, **params: Any) -> sqlite3.Cursor:
+def execute(conn: sqlite3.Connection, name: str, /, **params: Any) -> sqlite3.Cursor:
     """Execute ``queries/<name>.sql`` with named parameters; missing ones default to ''.
 
-    Lists and dicts are passed as JSON (the SQL reads them with ``json_each``)."""
+    Lists and dicts are passed as JSON (the SQL reads them with ``json_each``). ``conn`` and
+    ``name`` are positional-only, so a query may have a ``:name`` parameter too."""
     query = load(name)
     values = {
         p: json.dumps(v, ensure_ascii=False) if isinstance(v, list | dict | tuple) else v
@@ -69,19 +70,19 @@ def execute(conn: sqlite3.Connection, name: str, **params: Any) -> sqlite3.Curso
     return conn.execute(query.sql, values)
 
 
-def run(conn: sqlite3.Connection, name: str, **params: Any) -> list[dict[str, Any]]:
+def run(conn: sqlite3.Connection, name: str, /, **params: Any) -> list[dict[str, Any]]:
     """The rows of ``queries/<name>.sql`` as dicts (the one row helper of the library)."""
     cursor = execute(conn, name, **params)
     columns = [d[0] for d in cursor.description or ()]
     return [dict(zip(columns, row, strict=True)) for row in cursor]
 
 
-def first(conn: sqlite3.Connection, name: str, **params: Any) -> dict[str, Any] | None:
+def first(conn: sqlite3.Connection, name: str, /, **params: Any) -> dict[str, Any] | None:
     """The first row of ``queries/<name>.sql``, or None."""
     rows = run(conn, name, **params)
     return rows[0] if rows else None
 
 
-def column(conn: sqlite3.Connection, name: str, **params: Any) -> list[Any]:
+def column(conn: sqlite3.Connection, name: str, /, **params: Any) -> list[Any]:
     """The first column of ``queries/<name>.sql``'s rows."""
     return [row[0] for row in execute(conn, name, **params)]

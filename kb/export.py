@@ -21,6 +21,8 @@ from translate.storage import tbx, tmx
 
 from ingest.glossary import Glossary, Rendering, load_glossary
 
+from .db import run
+
 # TMX <prop> types carrying where a unit comes from; TMX reserves types starting "x-" for tools.
 TMX_PROPS = (
     "x-source-rules",
@@ -50,31 +52,6 @@ PREFERRED, ADMITTED, DEPRECATED = (
     "deprecatedTerm-admn-sts",
 )
 
-_LINKS = """
-select a.id, a.source_document, a.target_document, a.method, a.score, t.variant
-from alignments a
-join documents s on s.id = a.source_document
-join documents t on t.id = a.target_document
-where s.lang = :source_lang and t.lang = :target_lang
-  and a.source_ids != '' and a.target_ids != ''
-order by a.ord
-"""
-
-_MEMBERS = """
-select m.alignment, m.side, m.rule, r.text
-from alignment_rules m join rules r on r.id = m.rule
-order by m.alignment, m.id
-"""
-
-_CHECKS = """
-select c.id, c.target_document, d.variant, c.check_name, c.severity, c.rule, c.alignment,
-       a.source_ids, c.term, c.detail
-from translation_checks c
-left join documents d on d.id = c.target_document
-left join alignments a on a.id = c.alignment
-order by c.id
-"""
-
 
 def _finish(data: bytes, path: Path | str | None) -> bytes:
     if path is not None:
@@ -84,12 +61,7 @@ def _finish(data: bytes, path: Path | str | None) -> bytes:
 
 def language_pairs(conn: sqlite3.Connection) -> list[tuple[str, str]]:
     """(source language, target language) of every aligned document pair, e.g. ("en", "vi")."""
-    rows = conn.execute(
-        "select distinct s.lang, t.lang from alignments a "
-        "join documents s on s.id = a.source_document "
-        "join documents t on t.id = a.target_document order by 1, 2"
-    )
-    return [(row[0], row[1]) for row in rows]
+    return [(row["source_lang"], row["target_lang"]) for row in run(conn, "language_pairs")]
 
 
 def export_tmx(
@@ -106,13 +78,12 @@ def export_tmx(
     the rules, both documents, the variant and how the link was found.
     """
     members: dict[int, dict[str, list[tuple[str, str]]]] = {}
-    for row in conn.execute(_MEMBERS):
-        sides = members.setdefault(row[0], {"source": [], "target": []})
-        sides[row[1]].append((row[2], row[3]))
+    for row in run(conn, "tmx_members"):
+        sides = members.setdefault(row["alignment"], {"source": [], "target": []})
+        sides[row["side"]].append((row["rule"], row["text"]))
     store = tmx.tmxfile(sourcelanguage=source_lang, targetlanguage=target_lang)
-    params = {"source_lang": source_lang, "target_lang": target_lang}
-    for link in conn.execute(_LINKS, params).fetchall():
-        alignment, source_doc, target_doc, method, score, variant = tuple(link)
+    for link in run(conn, "tmx_links", source_lang=source_lang, target_lang=target_lang):
+        alignment = link["id"]
         sides = members[alignment]
         unit = store.addsourceunit(" ".join(text for _, text in sides["source"]))
         unit.settarget(" ".join(text for _, text in sides["target"]))
@@ -121,11 +92,11 @@ def export_tmx(
         values = (
             " ".join(rule for rule, _ in sides["source"]),
             " ".join(rule for rule, _ in sides["target"]),
-            source_doc,
-            target_doc,
-            variant,
-            method,
-            f"{score:.4f}",
+            link["source_document"],
+            link["target_document"],
+            link["variant"],
+            link["method"],
+            f"{link['score']:.4f}",
         )
         _add_props(unit, dict(zip(TMX_PROPS, values, strict=True)))
     return _finish(bytes(store), path)
@@ -176,7 +147,7 @@ def export_tbx(
     entry names the game it belongs to, by its name in the database.
     """
     glossary = glossary or load_glossary()
-    games = dict(conn.execute("select id, name from games").fetchall())
+    games = {row["id"]: row["name"] for row in run(conn, "game_names")}
     store = tbx.tbxfile(sourcelanguage="en")
     for term in glossary.terms:
         unit = store.addsourceunit(term.en)
@@ -233,6 +204,6 @@ def export_checks_csv(conn: sqlite3.Connection, path: Path | str | None = None) 
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(CHECK_COLUMNS)
-    for row in conn.execute(_CHECKS):
-        writer.writerow(["" if value is None else value for value in tuple(row)])
+    for row in run(conn, "checks_export"):
+        writer.writerow(["" if value is None else value for value in row.values()])
     return _finish(buffer.getvalue().encode("utf-8"), path)

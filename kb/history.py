@@ -10,9 +10,10 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from ingest.versiondiff import word_diff
+from ingest import worddiff
+from ingest.worddiff import Segment
 
-from .db import KbError
+from .db import KbError, column, first, run
 
 __all__ = [
     "KINDS",
@@ -21,68 +22,26 @@ __all__ = [
     "find_document",
     "rule_history",
     "summary",
-    "word_diff",  # re-exported: pages show a full-text diff with ``word_diff(a, b, None)``
+    "text_diff",
 ]
 
 KINDS = ("added", "removed", "moved", "reworded", "unchanged")
 """Every kind of change, in the order a summary lists them."""
 
-_PAIRS = """
-select c.old_document, c.new_document, o.version as old_version, n.version as new_version,
-       o.effective as old_effective, n.effective as new_effective, o.game, o.ruleset,
-       count(*) as changes
-from rule_changes c
-join documents o on o.id = c.old_document
-join documents n on n.id = c.new_document
-group by c.old_document, c.new_document
-order by o.game, o.ruleset, min(c.id)
-"""
 
-_COUNTS = """
-select kind, count(*) as n from rule_changes
-where old_document = :old and new_document = :new group by kind
-"""
-
-_NUMBERED = "select count(*) from rules where document = :document and kind = 'rule'"
-
-_CHANGES = """
-select c.id, c.kind, c.similarity, c.detail,
-       c.old_rule, o.number as old_number, o.text as old_text,
-       c.new_rule, n.number as new_number, n.text as new_text
-from rule_changes c
-left join rules o on o.id = c.old_rule
-left join rules n on n.id = c.new_rule
-where c.old_document = :old and c.new_document = :new
-order by c.id
-"""
-
-_CHANGE = """
-select id, old_document, new_document, old_rule, new_rule, kind, similarity, detail
-from rule_changes
-"""
-_CHANGE_FROM = _CHANGE + "where old_rule = :rule"
-_CHANGE_TO = _CHANGE + "where new_rule = :rule"
-
-_RULE = """
-select r.id, r.number, r.text, r.document, d.version, d.effective
-from rules r join documents d on d.id = r.document where r.id = :id
-"""
-
-_DOCUMENT = "select id as document, version, effective from documents where id = :id"
-
-_RULES_BY_NUMBER = """
-select r.id from rules r join documents d on d.id = r.document
-where r.number = :number and r.kind = 'rule'
-  and r.document in (select old_document from rule_changes
-                     union select new_document from rule_changes)
-  and (:game = '' or r.game = :game)
-order by d.effective, d.id, r.ord
-"""
+def text_diff(old: str | None, new: str | None) -> list[Segment]:
+    """The whole word diff of two versions of a rule, compared as the build compares them
+    (``rule_changes.detail`` keeps only a few words around each change); [] when a side is
+    missing or they read the same."""
+    if not old or not new:
+        return []
+    segments = worddiff.diff(old, new)
+    return segments if worddiff.changed(segments) else []
 
 
 def compared_pairs(conn: sqlite3.Connection) -> list[dict[str, Any]]:
     """The version pairs the build compared (old -> new), with their versions and dates."""
-    return [dict(row) for row in conn.execute(_PAIRS)]
+    return run(conn, "version_pairs")
 
 
 def find_document(conn: sqlite3.Connection, ref: str) -> str:
@@ -122,11 +81,11 @@ def summary(conn: sqlite3.Connection, old: str, new: str) -> dict[str, Any]:
     ``new_rules == unchanged + reworded + moved + added``: every numbered rule is counted once.
     """
     pair = _check_pair(conn, old, new)
-    found = {row["kind"]: row["n"] for row in conn.execute(_COUNTS, {"old": old, "new": new})}
+    found = {row["kind"]: row["n"] for row in run(conn, "version_change_counts", old=old, new=new)}
     return {
         **pair,
-        "old_rules": conn.execute(_NUMBERED, {"document": old}).fetchone()[0],
-        "new_rules": conn.execute(_NUMBERED, {"document": new}).fetchone()[0],
+        "old_rules": column(conn, "numbered_rule_count", document=old)[0],
+        "new_rules": column(conn, "numbered_rule_count", document=new)[0],
         "counts": {kind: found.get(kind, 0) for kind in KINDS},
     }
 
@@ -143,26 +102,29 @@ def changes(
     unknown = set(kinds or ()) - set(KINDS)
     if unknown:
         raise KbError(f"unknown change kind(s) {sorted(unknown)}; kinds: {', '.join(KINDS)}")
-    rows = [dict(row) for row in conn.execute(_CHANGES, {"old": old, "new": new})]
+    rows = run(conn, "version_changes", old=old, new=new)
     return [row for row in rows if not kinds or row["kind"] in kinds]
 
 
 def _rule(conn: sqlite3.Connection, rule_id: str) -> dict[str, Any]:
-    return dict(conn.execute(_RULE, {"id": rule_id}).fetchone())
+    row = first(conn, "rule_version", id=rule_id)
+    if row is None:
+        raise KbError(f"no rule with id {rule_id!r}")
+    return row
 
 
-def _change(conn: sqlite3.Connection, sql: str, rule_id: str) -> dict[str, Any] | None:
-    """The change from (``_CHANGE_FROM``) or to (``_CHANGE_TO``) a rule: at most one each."""
-    row = conn.execute(sql, {"rule": rule_id}).fetchone()
-    return dict(row) if row else None
+def _change(conn: sqlite3.Connection, query: str, rule_id: str) -> dict[str, Any] | None:
+    """The change from (``rule_change_from``) or to (``rule_change_to``) a rule: at most one
+    each."""
+    return first(conn, query, rule=rule_id)
 
 
 def _absent(
     conn: sqlite3.Connection, document: str, change: dict[str, Any] | None
 ) -> dict[str, Any]:
     """The entry of a version that does not have the rule."""
-    row = conn.execute(_DOCUMENT, {"id": document}).fetchone()
-    return _entry({**dict(row), "id": None, "number": None, "text": None}, change)
+    row = first(conn, "document_version", id=document)
+    return _entry({**(row or {}), "id": None, "number": None, "text": None}, change)
 
 
 def _chain(conn: sqlite3.Connection, rule_id: str) -> list[dict[str, Any]]:
@@ -175,7 +137,7 @@ def _chain(conn: sqlite3.Connection, rule_id: str) -> list[dict[str, Any]]:
     start = _rule(conn, rule_id)
     entries: list[dict[str, Any]] = [_entry(start, None)]
     current = start["id"]
-    while (change := _change(conn, _CHANGE_TO, current)) is not None:  # walk back
+    while (change := _change(conn, "rule_change_to", current)) is not None:  # walk back
         entries[0]["change"] = _brief(change)
         if change["old_rule"] is None:  # added in this version
             entries.insert(0, _absent(conn, change["old_document"], None))
@@ -183,7 +145,7 @@ def _chain(conn: sqlite3.Connection, rule_id: str) -> list[dict[str, Any]]:
         current = change["old_rule"]
         entries.insert(0, _entry(_rule(conn, current), None))
     current = start["id"]
-    while (change := _change(conn, _CHANGE_FROM, current)) is not None:  # walk forward
+    while (change := _change(conn, "rule_change_from", current)) is not None:  # walk forward
         if change["new_rule"] is None:  # removed in the next version
             entries.append(_absent(conn, change["new_document"], _brief(change)))
             break
@@ -219,14 +181,10 @@ def rule_history(conn: sqlite3.Connection, ref: str, game: str = "") -> list[lis
     """
     ref = ref.strip()
     if ":" in ref:
-        if conn.execute(_RULE, {"id": ref}).fetchone() is None:
-            raise KbError(f"no rule with id {ref!r}")
-        starts = [ref]
+        starts = [_rule(conn, ref)["id"]]
     else:
         number = ref.rstrip(".")
-        starts = [
-            row["id"] for row in conn.execute(_RULES_BY_NUMBER, {"number": number, "game": game})
-        ]
+        starts = column(conn, "versioned_rules_by_number", number=number, game=game)
         if not starts:
             raise KbError(f"no rule numbered {number!r} in a document with several versions")
     histories: list[list[dict[str, Any]]] = []

@@ -37,20 +37,7 @@ def show(conn: sqlite3.Connection, ref: str) -> list[dict[str, Any]]:
 
 
 def stats(conn: sqlite3.Connection) -> dict[str, Any]:
-    totals = {
-        table: conn.execute(f"SELECT count(*) FROM [{table}]").fetchone()[
-            0
-        ]  # table names are constants
-        for table in (
-            "games",
-            "documents",
-            "sections",
-            "rules",
-            "repairs",
-            "duplicates",
-            "build_warnings",
-        )
-    }
+    totals = {row["name"]: row["n"] for row in run(conn, "table_counts")}
     return {
         "totals": totals,
         "by_game_language": run(conn, "stats"),

@@ -5,22 +5,14 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from .db import KbError, run
+from .db import KbError, column, run
 
 
 def terms(conn: sqlite3.Connection, term: str = "") -> list[dict[str, Any]]:
     """Terms with their renderings and counts; ``term`` is an id, English term or any rendering."""
     key = term.strip()
     if key:
-        ids = [
-            r[0]
-            for r in conn.execute(
-                "SELECT DISTINCT term FROM term_renderings WHERE lower(text) = lower(?) "
-                "UNION SELECT id FROM terms WHERE lower(id) = lower(?) OR lower(en) = lower(?) "
-                "ORDER BY 1",
-                (key, key, key),
-            )
-        ]
+        ids = column(conn, "term_ids", key=key)
         if not ids:
             raise KbError(f"no glossary term {term!r} (kb terms lists them all)")
     else:

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from typing import Any
 
-from .db import KbError, run
+from .db import KbError, column, run
 
 
 def game_id(conn: sqlite3.Connection, name: str) -> str:
     """A game id from its id, name or alias ("ygo", "Force of Will")."""
-    import json
-
     wanted = name.strip().casefold()
-    for row in conn.execute("SELECT id, name, aliases FROM games ORDER BY id"):
+    for row in run(conn, "game_aliases"):
         if wanted in {
             row["id"].casefold(),
             row["name"].casefold(),
@@ -25,13 +24,7 @@ def game_id(conn: sqlite3.Connection, name: str) -> str:
 
 def node_path(conn: sqlite3.Connection, node_id: str) -> str:
     """A timing node's place in its tree: "Battle Phase › Damage Step › During damage ..."."""
-    rows = conn.execute(
-        "WITH RECURSIVE up(id, depth) AS (SELECT ?, 0 UNION ALL SELECT n.parent, up.depth + 1 "
-        "FROM timing_nodes n JOIN up ON n.id = up.id WHERE n.parent IS NOT NULL) "
-        "SELECT n.en FROM up JOIN timing_nodes n ON n.id = up.id ORDER BY up.depth DESC",
-        (node_id,),
-    )
-    return " › ".join(r[0] for r in rows)
+    return " › ".join(column(conn, "timing_node_path", node=node_id))
 
 
 def timing_tree(conn: sqlite3.Connection, game: str, ruleset: str = "") -> list[dict[str, Any]]:

@@ -6,41 +6,20 @@ word by word, shows a translator where to look. The translations come from the a
 tables (``alignments``, ``alignment_rules``), so a source rule whose translation was glued to
 its neighbour's still finds it; ``Translation.shared_with`` says so.
 
-Segments are ``(op, text)`` with ``op`` one of ``equal``, ``delete`` (only in the left
-translation) and ``insert`` (only in the right one). Words are compared exactly: a translator
-cares about "Draw" against "vẽ", and about "Vẽ" against "vẽ" too.
+Segments are ingest.worddiff's ``(op, text)``: ``delete`` is only in the left translation,
+``insert`` only in the right one. Words are compared exactly: a translator cares about "Draw"
+against "vẽ", and about "Vẽ" against "vẽ" too.
 """
 
 from __future__ import annotations
 
-import difflib
-import re
 import sqlite3
 from dataclasses import dataclass
 
-from .db import KbError
+from ingest import worddiff
+from ingest.worddiff import Segment
 
-Segment = tuple[str, str]
-OPS = ("equal", "delete", "insert")
-
-_TOKEN = re.compile(r"\S+")
-
-_TRANSLATIONS = """
-select a.id as alignment, a.target_document as document, d.variant, a.method, a.score
-from alignment_rules m
-join alignments a on a.id = m.alignment
-join documents d on d.id = a.target_document
-where m.rule = :rule and m.side = 'source'
-order by d.variant, a.id
-"""
-
-_MEMBERS = """
-select m.rule, m.side, r.text
-from alignment_rules m
-join rules r on r.id = m.rule
-where m.alignment = :alignment
-order by m.id
-"""
+from .db import KbError, first, run
 
 
 @dataclass(frozen=True)
@@ -71,8 +50,8 @@ class VariantDiff:
 def translations(conn: sqlite3.Connection, rule_id: str) -> list[Translation]:
     """Every variant's translation of source rule ``rule_id``, ordered by variant name."""
     out = []
-    for row in conn.execute(_TRANSLATIONS, {"rule": rule_id}).fetchall():
-        members = conn.execute(_MEMBERS, {"alignment": row["alignment"]}).fetchall()
+    for row in run(conn, "rule_translations_by_variant", rule=rule_id):
+        members = run(conn, "alignment_members", alignment=row["alignment"])
         targets = [m for m in members if m["side"] == "target"]
         out.append(
             Translation(
@@ -90,31 +69,6 @@ def translations(conn: sqlite3.Connection, rule_id: str) -> list[Translation]:
     return out
 
 
-def diff_words(left: str, right: str) -> list[Segment]:
-    """Word-level diff of two texts as (op, text) segments; consecutive words of one op are
-    joined by single spaces, and a replacement is a ``delete`` followed by an ``insert``."""
-    a, b = _TOKEN.findall(left), _TOKEN.findall(right)
-    segments: list[Segment] = []
-
-    def add(op: str, words: list[str]) -> None:
-        if not words:
-            return
-        text = " ".join(words)
-        if segments and segments[-1][0] == op:
-            segments[-1] = (op, f"{segments[-1][1]} {text}")
-        else:
-            segments.append((op, text))
-
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            add("equal", a[i1:i2])
-        else:
-            add("delete", a[i1:i2])
-            add("insert", b[j1:j2])
-    return segments
-
-
 def variant_diff(
     conn: sqlite3.Connection, rule_id: str, left: str | None = None, right: str | None = None
 ) -> VariantDiff:
@@ -123,7 +77,7 @@ def variant_diff(
     ``left`` and ``right`` name a variant ("vi-mt1") or a document; by default the first two
     variants in name order. Raises KbError when the rule has fewer than two translations.
     """
-    source = conn.execute("select text from rules where id = ?", (rule_id,)).fetchone()
+    source = first(conn, "rule_text", id=rule_id)
     if source is None:
         raise KbError(f"{rule_id}: no such rule")
     found = translations(conn, rule_id)
@@ -142,13 +96,7 @@ def variant_diff(
         raise KbError(f"{rule_id}: no translation in {name} (have: {known})")
 
     a, b = pick(left, 0), pick(right, 1)
-    return VariantDiff(rule_id, source["text"], a, b, diff_words(a.text, b.text))
-
-
-def render_segments(segments: list[Segment]) -> str:
-    """Segments in wdiff notation: ``[-only left-] {+only right+}``."""
-    marks = {"equal": "{}", "delete": "[-{}-]", "insert": "{{+{}+}}"}
-    return " ".join(marks[op].format(text) for op, text in segments)
+    return VariantDiff(rule_id, source["text"], a, b, worddiff.diff(a.text, b.text, exact=True))
 
 
 def render(diff: VariantDiff) -> str:
@@ -165,6 +113,6 @@ def render(diff: VariantDiff) -> str:
             describe(diff.left),
             describe(diff.right),
             f"diff     [-{diff.left.variant}-] {{+{diff.right.variant}+}}",
-            f"         {render_segments(diff.segments)}",
+            f"         {worddiff.to_text(diff.segments)}",
         ]
     )

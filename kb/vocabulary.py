@@ -3,7 +3,8 @@ glossary terms, with their match keys already folded.
 
 ``kb build`` precomputes it into the ``meta`` table (folding hundreds of names on every
 question would cost more than the search itself); ``kb ask`` loads it from there. Standard
-library and ``ingest.text`` only: the store writes it without importing the ask engine.
+library, ``ingest.text`` and ``kb.db`` only: the store writes it without importing the ask
+engine.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import sqlite3
 from typing import Any
 
 from ingest.text import fold, name_key, words
+
+from .db import execute, first, run
 
 
 class Vocabulary:
@@ -53,17 +56,17 @@ VOCABULARY_KEY = "ask_vocabulary"
 def load_vocabulary(conn: sqlite3.Connection) -> Vocabulary:
     """The precomputed vocabulary of the database, or computed now for a database without it."""
     try:
-        row = conn.execute("SELECT value FROM meta WHERE key = ?", (VOCABULARY_KEY,)).fetchone()
+        row = first(conn, "meta_value", key=VOCABULARY_KEY)
     except sqlite3.OperationalError:
         row = None
     if row is not None:
-        return Vocabulary(**json.loads(row[0]))
+        return Vocabulary(**json.loads(row["value"]))
     return compute_vocabulary(conn)
 
 
-def _phrase_rows(conn: sqlite3.Connection, sql: str) -> list[dict[str, Any]]:
+def _phrase_rows(conn: sqlite3.Connection, query: str) -> list[dict[str, Any]]:
     """Rows with a ``text`` column, each with its match key: the text's folded words."""
-    return [{**dict(row), "key": " ".join(words(fold(row["text"])))} for row in conn.execute(sql)]
+    return [{**row, "key": " ".join(words(fold(row["text"])))} for row in run(conn, query)]
 
 
 def compute_vocabulary(conn: sqlite3.Connection) -> Vocabulary:
@@ -75,38 +78,21 @@ def compute_vocabulary(conn: sqlite3.Connection) -> Vocabulary:
             dict.fromkeys(fold(a) for a in [row["id"], row["name"], *json.loads(row["aliases"])]),
             key=len,
         )
-        for row in conn.execute("SELECT id, name, aliases FROM games ORDER BY id")
+        for row in run(conn, "game_aliases")
     }
-    cards = [
-        {**dict(row), "key": name_key(row["alias"])}
-        for row in conn.execute(
-            "SELECT a.alias, a.card, a.lang, a.kind, c.name, c.game, c.kind AS card_kind "
-            "FROM card_aliases a JOIN cards c ON c.id = a.card ORDER BY a.id"
-        )
-    ]
-    timing = _phrase_rows(
-        conn,
-        "SELECT n.id AS node, n.tree, n.game, n.en AS text FROM timing_nodes n "
-        "UNION SELECT m.node, n.tree, n.game, m.text FROM timing_names m JOIN timing_nodes n "
-        "ON n.id = m.node ORDER BY 1, 4",
-    )
-    terms = _phrase_rows(
-        conn,
-        "SELECT t.id AS term, t.game, t.en, j.value AS text FROM terms t, json_each(t.forms) j "
-        "UNION SELECT t.id AS term, t.game, t.en, t.en AS text FROM terms t "
-        "UNION SELECT r.term, t.game, t.en, r.text FROM term_renderings r JOIN terms t ON "
-        "t.id = r.term ORDER BY 1, 4",
-    )
+    cards = [{**row, "key": name_key(row["alias"])} for row in run(conn, "vocabulary_cards")]
+    timing = _phrase_rows(conn, "vocabulary_timing")
+    terms = _phrase_rows(conn, "vocabulary_terms")
     return Vocabulary(games, cards, timing, terms, game_rule_counts(conn))
 
 
 def game_rule_counts(conn: sqlite3.Connection) -> dict[str, int]:
     """How many rules each game has (stored in the vocabulary: a full count per question
     would cost on a large corpus)."""
-    return dict(conn.execute("SELECT game, count(*) FROM rules GROUP BY game").fetchall())
+    return {row["game"]: row["rules"] for row in run(conn, "game_rule_counts")}
 
 
 def store_vocabulary(conn: sqlite3.Connection) -> None:
     """Precompute the vocabulary into ``meta`` (called by ``kb build`` on the new database)."""
     value = json.dumps(compute_vocabulary(conn).as_json(), ensure_ascii=False)
-    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (VOCABULARY_KEY, value))
+    execute(conn, "meta_store", key=VOCABULARY_KEY, value=value)

@@ -3,8 +3,11 @@
 The CLI runs these files and the website publishes them as Datasette canned queries, so both
 ask the same SQL (a query only the code needs says ``-- publish: no`` and stays unpublished).
 A file starts with ``-- title:`` and ``-- description:`` comment lines;
-parameters are named (``:q``, ``:game``); user search text goes through ``kb_match(:q)``, a
-SQL function that turns it into a safe FTS5 expression (see kb.textsearch).
+parameters are named (``:q``, ``:game``; a list is passed as JSON and read with
+``json_each(coalesce(nullif(:ids, ''), '[]'))``); user search text goes through
+``kb_match(:q)``, a SQL function that turns it into a safe FTS5 expression (kb.db, with kb.fts).
+``kb.db`` runs them (``run``, ``first``, ``column``, ``execute``). The few writes of
+``kb build`` outside kb/store.py (``meta_store``) are queries too, never published.
 """
 
 from __future__ import annotations

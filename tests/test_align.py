@@ -15,7 +15,7 @@ from ingest.align import align_corpus, align_pair
 from ingest.glossary import load_glossary
 from ingest.records import DocText, DocumentResult, DocumentSpec, RawText, Rule, Section
 from kb.db import KbError
-from kb.variantdiff import diff_words, render_segments, variant_diff
+from kb.variantdiff import variant_diff
 
 GOLD = Path(__file__).parent / "fixtures" / "gold_alignment.toml"
 
@@ -312,19 +312,6 @@ def test_align_corpus_pairs_variants_with_their_source() -> None:
 
 
 # ---- variant diff ---------------------------------------------------------------------------
-
-
-def test_diff_words_segments() -> None:
-    assert diff_words("a b c d", "a x c d e") == [
-        ("equal", "a"),
-        ("delete", "b"),
-        ("insert", "x"),
-        ("equal", "c d"),
-        ("insert", "e"),
-    ]
-    assert diff_words("same words", "same words") == [("equal", "same words")]
-    assert diff_words("", "new") == [("insert", "new")]
-    assert render_segments([("equal", "a"), ("delete", "b"), ("insert", "x")]) == "a [-b-] {+x+}"
 
 
 def test_variant_diff_on_the_real_corpus(conn: sqlite3.Connection) -> None:

@@ -11,7 +11,7 @@ import pytest
 from run_kb import run_kb
 
 from ingest.records import Change, DocText, DocumentResult, DocumentSpec, RawText, Rule
-from ingest.versiondiff import diff_rules, version_key, version_pairs, word_diff
+from ingest.versiondiff import detail_diff, diff_rules, version_key, version_pairs
 from kb import history
 from kb.db import KbError
 
@@ -301,13 +301,16 @@ def test_identical_sub_rules_follow_their_parents() -> None:
     ]
 
 
-def test_word_diff_context() -> None:
+def test_detail_diff_context() -> None:
+    """A stored detail keeps a few words around each change; an unchanged text has none (more
+    cases, in English and Vietnamese, in tests/fixtures/worddiff.txt)."""
     old = "zero one two three four five six seven eight"
     new = "zero one two three 4 five six seven eight"
-    assert word_diff(old, new) == "… one two three [-four-] {+4+} five six seven …"
-    assert word_diff(old, new, context=1) == "… three [-four-] {+4+} five …"
-    assert word_diff(old, new, context=None) == new.replace("4", "[-four-] {+4+}")
-    assert word_diff(old, old) == ""
+    assert detail_diff(old, new) == "… one two three [-four-] {+4+} five six seven …"
+    assert detail_diff(old, new, context=1) == "… three [-four-] {+4+} five …"
+    assert detail_diff(old, new, context=None) == new.replace("4", "[-four-] {+4+}")
+    assert detail_diff(old, old) == ""
+    assert detail_diff("The End.", "the end") == ""
 
 
 def document(doc_id: str, version: str, ruleset: str = "cr", lang: str = "en") -> DocumentResult:

@@ -10,6 +10,7 @@ from .hooks import (
     extra_template_vars,
     get_metadata,
     prepare_connection,
+    prepare_jinja2_environment,
     register_routes,
 )
 
@@ -18,5 +19,6 @@ __all__ = [
     "extra_template_vars",
     "get_metadata",
     "prepare_connection",
+    "prepare_jinja2_environment",
     "register_routes",
 ]

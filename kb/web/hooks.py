@@ -21,12 +21,14 @@ import queries
 from ..db import register_functions
 from ..labels import authority, language_name
 from . import routes
+from .html import segments_html
 from .site_config import site_metadata
 from .urls import ask_url, card_search_url, compare_url, diff_url, search_url, timing_url
 from .views import kb_database
 
 if TYPE_CHECKING:  # datasette.app imports the plugins: importing it here would be circular
     from datasette.app import Datasette
+    from jinja2 import Environment
 
 STATIC = resources.files("kb.web") / "static"
 STATIC_PREFIX = "/-/kb-static/"
@@ -84,6 +86,12 @@ def canned_queries(datasette: Datasette, database: str) -> dict[str, Any] | None
 def get_metadata(datasette: Datasette, key: str, database: str, table: str) -> dict[str, Any]:
     """site/metadata.yaml: titles and descriptions of the site, the database and its tables."""
     return site_metadata()
+
+
+@hookimpl
+def prepare_jinja2_environment(env: Environment) -> None:
+    """``segs|wdiff_html``: a word diff of page data as escaped HTML (kb.web.html)."""
+    env.filters["wdiff_html"] = segments_html
 
 
 @hookimpl

@@ -6,9 +6,9 @@ disabled and its renderer escapes every text and attribute. Links to other rules
 are inserted as link tokens into the parsed token stream, never by editing the HTML string, so
 they cannot open a hole in the escaping.
 
-Only this module and the templates produce HTML; ``kb.pages`` returns plain data. Word diffs
-(kb.history's ``[-old-] {+new+}`` notation) are turned into segments here for the templates,
-which escape them like any other text.
+Only this module, the templates and ingest.worddiff's ``to_html`` produce HTML; the pages
+return plain data. Word diffs are page data as ingest.worddiff segments (``{"op", "text"}``);
+``segments_html`` renders them, escaped, for the templates (the ``wdiff_html`` filter).
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from markupsafe import Markup
 
+from ingest import worddiff
+
 # A rule number cited in text: 105.3a, 1010.1a. Not a date (2005.11.01) or a decimal (8.0).
 RULE_NUMBER = re.compile(r"(?<![\w.])(\d{3,4}\.\d+[a-z]?)(?!\w|\.\d)")
-# A change in kb.history's word-diff notation: [-removed words-] {+added words+}.
-WDIFF = re.compile(r"\[-(.*?)-\]|\{\+(.*?)\+\}", re.DOTALL)
 
 # Block and inline rules that make no sense for rule text, or would fetch or link outside the
 # site: no images (an untrusted text must not make the browser load anything), no links
@@ -65,20 +65,11 @@ def card_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
     return re.compile(rf"(?<!\w)(?:{alternation})(?!\w)", re.IGNORECASE)
 
 
-def wdiff_segments(diff: str) -> list[tuple[str, str]]:
-    """``[-old-] {+new+}`` notation as (op, text) segments: ``equal``, ``delete``, ``insert``."""
-    segments: list[tuple[str, str]] = []
-    position = 0
-    for m in WDIFF.finditer(diff):
-        if m.start() > position and diff[position : m.start()].strip():
-            segments.append(("equal", diff[position : m.start()].strip()))
-        segments.append(
-            ("delete", m.group(1)) if m.group(1) is not None else ("insert", m.group(2))
-        )
-        position = m.end()
-    if diff[position:].strip():
-        segments.append(("equal", diff[position:].strip()))
-    return segments
+def segments_html(segments: Iterable[Mapping[str, str]]) -> Markup:
+    """A word diff of page data (``{"op", "text"}`` segments) as HTML for a template.
+
+    Marked safe for Jinja only because ingest.worddiff's ``to_html`` escapes every text."""
+    return Markup(worddiff.to_html(worddiff.from_dicts(segments)))
 
 
 def _link(url: str, label: str, css: str) -> list[Token]:

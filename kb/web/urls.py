@@ -13,12 +13,12 @@ rule it shows: provenance, era and file:line. Plain data, no HTML: the templates
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterable
 from typing import Any
 from urllib.parse import quote, urlencode
 
+from ..db import column, run
 from ..labels import authority, language_name
 
 
@@ -131,20 +131,13 @@ def lines(start: int | None, end: int | None = None) -> str:
 # ---------------------------------------------------------------------------------------------
 # Where rules come from
 
-_RULE_SOURCES = """
-    select r.id, r.document, d.title as document_title, r.lang, r.kind, r.number, r.era,
-           r.line_start, r.line_end, d.file, d.provenance, d.version, d.variant
-    from rules r join documents d on d.id = r.document
-    where r.id in (select value from json_each(:ids))"""
-
 
 def rule_sources(conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
     """Rule id -> where it comes from (``cite`` below), for rules another library found."""
     wanted = list(dict.fromkeys(i for i in ids if i))
     if not wanted:
         return {}
-    rows = conn.execute(_RULE_SOURCES, {"ids": json.dumps(wanted)})
-    return {row["id"]: cite(dict(row)) for row in rows}
+    return {row["id"]: cite(row) for row in run(conn, "rule_sources", ids=wanted)}
 
 
 def cite(row: dict[str, Any]) -> dict[str, Any]:
@@ -163,20 +156,12 @@ def cite(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-_FORM_GAMES = """
-    select g.id, g.name from games g
-    where exists (select 1 from documents d where d.game = g.id)
-    order by (select min(d.ord) from documents d where d.game = g.id), g.name"""
-_FORM_LANGUAGES = "select distinct lang from rules order by lang"
-
-
 def search_form(conn: sqlite3.Connection) -> dict[str, Any]:
     """The choices of the search and ask forms: games and languages."""
     return {
-        "games": [{"id": g["id"], "name": g["name"]} for g in conn.execute(_FORM_GAMES)],
+        "games": run(conn, "form_games"),
         "languages": [
-            {"lang": r["lang"], "name": language_name(r["lang"])}
-            for r in conn.execute(_FORM_LANGUAGES)
+            {"lang": lang, "name": language_name(lang)} for lang in column(conn, "form_languages")
         ],
     }
 

@@ -15,6 +15,7 @@ import sqlite3
 from typing import Any
 
 from ...ask import ask as ask_question
+from ...db import first
 from ..urls import (
     ask_url,
     card_search_url,
@@ -30,23 +31,10 @@ from ..urls import (
 ASK_LIMIT = 5
 ASK_MAX = 20
 
-_SQL = {
-    "node": "select id, game, ruleset from timing_nodes where id = :id",
-    "card_named": """
-        select id, name from cards
-        where name = :name and (:game = '' or game = :game)
-        order by id limit 1""",
-}
-
-
-def _row(conn: sqlite3.Connection, sql: str, **params: Any) -> dict[str, Any] | None:
-    row = conn.execute(_SQL[sql], params).fetchone()
-    return dict(row) if row else None
-
 
 def _card(conn: sqlite3.Connection, name: str, game: str) -> dict[str, Any]:
     """A card named in an answer, with its page when the name is a card's (it always should)."""
-    row = _row(conn, "card_named", name=name, game=game)
+    row = first(conn, "card_named", name=name, game=game)
     return {"name": name, "url": card_url(row["id"]) if row else card_search_url(name, game)}
 
 
@@ -54,7 +42,7 @@ def _timing(conn: sqlite3.Connection, timing: dict[str, Any] | None) -> dict[str
     """The answer's timing window, with its box on the chart."""
     if not timing:
         return None
-    node = _row(conn, "node", id=timing["id"])
+    node = first(conn, "timing_node_place", id=timing["id"])
     url = timing_url(node["game"], node["ruleset"], node["id"]) if node else None
     return {**timing, "url": url}
 

@@ -9,11 +9,11 @@ provenance, era and file:line. Re-exported by kb.pages.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from typing import Any
 
 from ...cards import card_view, find_card
+from ...db import run
 from ..urls import (
     card_search_url,
     card_url,
@@ -49,27 +49,6 @@ ALIAS_KINDS = {
     "ja": "Japanese",
 }
 
-_SQL = {
-    "cards": """
-        select c.id, c.name, c.kind, c.game, g.name as game_name,
-               (select count(*) from ruling_cards rc where rc.card = c.id) as rulings
-        from cards c join games g on g.id = c.game
-        order by g.name, c.name collate nocase""",
-    "mentions": """
-        select rc.ruling as rule, c.id, c.name
-        from ruling_cards rc join cards c on c.id = rc.card
-        where rc.ruling in (select value from json_each(:ids))
-        order by rc.ruling, rc.ord""",
-    "names": """
-        select card, alias from card_aliases
-        where card in (select value from json_each(:cards))
-        order by card, id""",
-}
-
-
-def _rows(conn: sqlite3.Connection, name: str, **params: Any) -> list[dict[str, Any]]:
-    return [dict(row) for row in conn.execute(_SQL[name], params)]
-
 
 def card_links(conn: sqlite3.Connection, rule_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
     """Rule id -> the cards that rule names (``ruling_cards``, found by the build), each with
@@ -77,12 +56,12 @@ def card_links(conn: sqlite3.Connection, rule_ids: list[str]) -> dict[str, list[
 
     Rules that name no card are left out. Never a fuzzy guess: only what the build matched.
     """
-    mentions = _rows(conn, "mentions", ids=json.dumps(rule_ids))
+    mentions = run(conn, "card_mentions", ids=rule_ids)
     if not mentions:
         return {}
     names: dict[str, list[str]] = {}
     card_ids = sorted({m["id"] for m in mentions})
-    for row in _rows(conn, "names", cards=json.dumps(card_ids)):
+    for row in run(conn, "card_alias_names", cards=card_ids):
         names.setdefault(row["card"], []).append(row["alias"])
     out: dict[str, list[dict[str, Any]]] = {}
     for m in mentions:
@@ -199,7 +178,7 @@ def _candidate(c: dict[str, Any]) -> dict[str, Any]:
 def card_index(conn: sqlite3.Connection) -> list[dict[str, Any]]:
     """Every card, grouped by game, for the card lookup without a name."""
     games: dict[str, dict[str, Any]] = {}
-    for row in _rows(conn, "cards"):
+    for row in run(conn, "cards_index"):
         game = games.setdefault(
             row["game"], {"id": row["game"], "name": row["game_name"], "cards": []}
         )

@@ -14,11 +14,12 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from ingest import worddiff
+
 from ...compare import compare as compare_rows
 from ...compare import resolve_document
-from ...db import KbError
+from ...db import KbError, first, run
 from ...labels import authority
-from ...variantdiff import diff_words, render_segments
 from ...variantdiff import variant_diff as diff_variants
 from ..urls import (
     anchor,
@@ -34,39 +35,11 @@ from ..urls import (
 # Worst first: a row takes the class of its worst check.
 SEVERITIES = ("error", "warning", "info")
 
-_SQL = {
-    "translated": """
-        select d.id, d.title, d.game, g.name as game_name, d.lang,
-               group_concat(t.variant, ',') as variants, count(t.id) as translations
-        from documents d
-        join documents t on t.translation_of = d.id
-        join games g on g.id = d.game
-        group by d.id
-        order by d.ord""",
-    "family": """
-        select d.id, d.title, d.game, d.lang, d.variant, d.translation_of, d.provenance, d.era,
-               d.file, d.rules
-        from documents d
-        where d.id = :document or d.translation_of = :document
-        order by d.translation_of is not null, d.variant""",
-    "translation": "select translation_of, variant from documents where id = :document",
-    "rules": """
-        select r.id, r.document, r.text, r.lang, r.era, r.line_start, r.line_end, d.file,
-               d.provenance, d.title as document_title
-        from rules r join documents d on d.id = r.document
-        where r.document = :document
-           or r.document in (select id from documents where translation_of = :document)""",
-}
-
-
-def _rows(conn: sqlite3.Connection, name: str, **params: Any) -> list[dict[str, Any]]:
-    return [dict(row) for row in conn.execute(_SQL[name], params)]
-
 
 def compare_index(conn: sqlite3.Connection) -> dict[str, Any]:
     """The documents that have translation variants, each with its comparison page."""
     docs = []
-    for row in _rows(conn, "translated"):
+    for row in run(conn, "translated_documents"):
         variants = sorted(set(row.pop("variants").split(",")))
         docs.append(
             {
@@ -84,7 +57,7 @@ def compare_index(conn: sqlite3.Connection) -> dict[str, Any]:
 def compare_targets(conn: sqlite3.Connection, ref: str) -> tuple[str, list[str]] | None:
     """The source document a ref names, and the variants it asks for: an id or file name of a
     source document (no variants: all), or the id of one translation (only that variant)."""
-    row = conn.execute(_SQL["translation"], {"document": ref}).fetchone()
+    row = first(conn, "document_translation", document=ref)
     if row is not None and row["translation_of"]:
         return row["translation_of"], [row["variant"]]
     try:
@@ -93,7 +66,7 @@ def compare_targets(conn: sqlite3.Connection, ref: str) -> tuple[str, list[str]]
         return None
 
 
-def _column(doc: dict[str, Any]) -> dict[str, Any]:
+def _document_column(doc: dict[str, Any]) -> dict[str, Any]:
     return {
         "document": doc["id"],
         "title": doc["title"],
@@ -124,7 +97,7 @@ def _rule(rule_id: str, rules: dict[str, dict[str, Any]], **extra: Any) -> dict[
     }
 
 
-def _row(
+def _table_row(
     n: int,
     row: dict[str, Any],
     document: str,
@@ -154,13 +127,15 @@ def _row(
     texted = [c for c in cells if c["rules"]]
     if source_ids and len(texted) >= 2:
         left, right = texted[0], texted[1]
-        segments = diff_words(
-            " ".join(r["text"] for r in left["rules"]), " ".join(r["text"] for r in right["rules"])
+        segments = worddiff.diff(
+            " ".join(r["text"] for r in left["rules"]),
+            " ".join(r["text"] for r in right["rules"]),
+            exact=True,
         )
         diff = {
             "left": left["variant"],
             "right": right["variant"],
-            "segments": [{"op": op, "text": text} for op, text in segments],
+            "segments": worddiff.as_dicts(segments),
             "url": variant_diff_url(document, source_ids[0], left["variant"], right["variant"]),
         }
     return {
@@ -183,21 +158,22 @@ def compare(
     if target is None:
         return None
     document, implied = target
-    family = _rows(conn, "family", document=document)
+    family = run(conn, "compare_family", document=document)
     source, translations = family[0], family[1:]
     known = [t["variant"] for t in translations]
     wanted = list(dict.fromkeys(variants or implied)) or known
     if any(v not in known for v in wanted):
         return None
-    rules = {r["id"]: r for r in _rows(conn, "rules", document=document)}
+    rules = {r["id"]: r for r in run(conn, "family_rules", document=document)}
     rows = compare_rows(conn, document, wanted) if translations else []
-    table = [_row(n, r, document, wanted, rules) for n, r in enumerate(rows, 1)]
+    table = [_table_row(n, r, document, wanted, rules) for n, r in enumerate(rows, 1)]
     counts = {s: sum(1 for r in table if r["severity"] == s) for s in SEVERITIES}
     return {
-        "document": _column(source) | {"game": source["game"], "rules": source["rules"]},
-        "variants": [_column(t) for t in translations if t["variant"] in wanted],
+        "document": _document_column(source) | {"game": source["game"], "rules": source["rules"]},
+        "variants": [_document_column(t) for t in translations if t["variant"] in wanted],
         "all_variants": [
-            {**_column(t), "url": compare_url(document, [t["variant"]])} for t in translations
+            {**_document_column(t), "url": compare_url(document, [t["variant"]])}
+            for t in translations
         ],
         "selected": wanted,
         "url": compare_url(document, variants or implied),
@@ -238,15 +214,15 @@ def variant_diff(
         raise KbError(f"{rule_id} is not a rule of source document {document!r}")
     document = target[0]
     diff = diff_variants(conn, rule_id, left or None, right or None)
-    rules = {r["id"]: r for r in _rows(conn, "rules", document=document)}
-    family = _rows(conn, "family", document=document)
+    rules = {r["id"]: r for r in run(conn, "family_rules", document=document)}
+    family = run(conn, "compare_family", document=document)
     return {
-        "document": _column(family[0]),
+        "document": _document_column(family[0]),
         "source": _rule(rule_id, rules),
         "left": _translation(diff.left, rules),
         "right": _translation(diff.right, rules),
-        "segments": [{"op": op, "text": text} for op, text in diff.segments],
-        "wdiff": render_segments(diff.segments),
+        "segments": worddiff.as_dicts(diff.segments),
+        "wdiff": worddiff.to_text(diff.segments),
         "variants": [t["variant"] for t in family[1:]],
         "compare_url": compare_url(document) + f"#{anchor(rule_id, document)}",
         "url": variant_diff_url(document, rule_id, left, right),

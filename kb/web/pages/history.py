@@ -8,11 +8,12 @@ the full word diff. Re-exported by kb.pages.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from typing import Any
 
-from ...db import KbError
+from ingest.worddiff import as_dicts
+
+from ...db import KbError, run
 from ...history import (
     KINDS,
     changes,
@@ -20,10 +21,9 @@ from ...history import (
     find_document,
     rule_history,
     summary,
-    word_diff,
+    text_diff,
 )
 from ...labels import authority
-from ..html import wdiff_segments
 from ..urls import (
     diff_url,
     document_url,
@@ -34,16 +34,6 @@ from ..urls import (
 
 # What ``kb diff`` lists when no kind is asked for.
 DEFAULT_KINDS = tuple(k for k in KINDS if k != "unchanged")
-
-_SQL = {
-    "documents": """
-        select id, title, version, effective, provenance, era, file
-        from documents where id in (select value from json_each(:documents))""",
-}
-
-
-def _rows(conn: sqlite3.Connection, name: str, **params: Any) -> list[dict[str, Any]]:
-    return [dict(row) for row in conn.execute(_SQL[name], params)]
 
 
 def diff_index(conn: sqlite3.Connection) -> dict[str, Any]:
@@ -58,9 +48,7 @@ def diff_index(conn: sqlite3.Connection) -> dict[str, Any]:
 
 def _segments(old: str | None, new: str | None) -> list[dict[str, str]]:
     """The full word diff of two texts as segments ([] when they read the same)."""
-    if not old or not new:
-        return []
-    return [{"op": op, "text": t} for op, t in wdiff_segments(word_diff(old, new, None))]
+    return as_dicts(text_diff(old, new))
 
 
 def _side(
@@ -96,7 +84,7 @@ def _documents(conn: sqlite3.Connection, ids: list[str]) -> dict[str, dict[str, 
             "url": document_url(d["id"]),
             "provenance_label": authority(d["provenance"]),
         }
-        for d in _rows(conn, "documents", documents=json.dumps(ids))
+        for d in run(conn, "documents_by_id", documents=ids)
     }
 
 

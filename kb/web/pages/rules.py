@@ -6,11 +6,10 @@ JSON, rendered to HTML by a template), or None when the thing asked for does not
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from typing import Any
 
-from ...db import run
+from ...db import column, first, run
 from ...labels import authority
 from ...lookup import rule_view
 from ...search import search as ranked_search
@@ -38,114 +37,6 @@ from .timing import trees as timing_trees
 SEARCH_LIMIT = 20
 SEARCH_MAX = 100
 
-# ---------------------------------------------------------------------------------------------
-# SQL that only pages ask. Candidates for queries/ (and so for canned queries) if the CLI needs
-# them too.
-
-_SQL = {
-    "games": """
-        select g.id, g.name, g.publisher, count(d.id) as documents,
-               coalesce(sum(d.rules), 0) as rules, group_concat(distinct d.lang) as langs
-        from games g join documents d on d.game = g.id
-        group by g.id
-        order by min(d.ord), g.name""",
-    "totals": """
-        select (select count(*) from games) as games,
-               (select count(*) from documents) as documents,
-               (select count(*) from sections) as sections,
-               (select count(*) from rules) as rules,
-               (select count(distinct lang) from rules) as languages""",
-    "languages": """
-        select lang, count(*) as rules, count(distinct document) as documents
-        from rules group by lang order by rules desc, lang""",
-    "game": "select id, name, publisher from games where id = :game",
-    "document": """
-        select d.id, d.game, g.name as game_name, d.ruleset, d.title, d.variant,
-               d.translation_of, d.lang, d.languages, d.provenance, d.era, d.version,
-               d.effective, d.publisher, d.source, d.license, d.notes, d.file, d.sections,
-               d.rules
-        from documents d join games g on g.id = d.game
-        where d.id = :document""",
-    "family": """
-        select d.id, d.title, d.lang, d.variant, d.provenance, s.slug as section_slug
-        from documents d
-        left join sections s on s.id = d.id || ':' || :slug
-        where d.id = :original or d.translation_of = :original
-        order by d.ord""",
-    "toc": """
-        select s.id, s.parent, s.level, s.number, s.title, s.slug, s.lang,
-               (select count(*) from rules r where r.section = s.id) as rules
-        from sections s
-        where s.document = :document
-        order by s.ord""",
-    "section": """
-        select s.id, s.document, s.parent, s.ord, s.level, s.number, s.title, s.slug, s.path,
-               s.lang, s.ruleset, s.era, s.line_start, s.line_end
-        from sections s
-        where s.id = :id""",
-    "ancestors": """
-        with recursive up(id, depth) as (
-          select parent, 1 from sections where id = :id and parent is not null
-          union all
-          select s.parent, up.depth + 1 from sections s join up on s.id = up.id
-          where s.parent is not null
-        )
-        select s.number, s.title, s.slug, s.lang
-        from up join sections s on s.id = up.id
-        order by up.depth desc""",
-    "children": """
-        select s.number, s.title, s.slug, s.lang,
-               (select count(*) from rules r where r.section = s.id) as rules
-        from sections s
-        where s.parent = :id
-        order by s.ord""",
-    "section_rules": """
-        select r.id, r.parent, r.kind, r.number, r.label, r.title, r.depth, r.text, r.lang,
-               r.langs, r.ruleset, r.era, r.line_start, r.line_end
-        from rules r
-        where r.section = :id
-        order by r.ord""",
-    "previous_section": """
-        select number, title, slug, lang from sections
-        where document = :document and ord < :ord order by ord desc limit 1""",
-    "next_section": """
-        select number, title, slug, lang from sections
-        where document = :document and ord > :ord order by ord limit 1""",
-    "cited_rules": """
-        select r.number, r.id, s.slug
-        from rules r join sections s on s.id = r.section
-        where r.document = :document and r.number in (select value from json_each(:numbers))""",
-    "rule_place": """
-        select r.id, r.document, s.slug
-        from rules r join sections s on s.id = r.section
-        where r.id = :id""",
-    "rules_numbered": """
-        select r.id, r.document, d.title as document_title, d.lang as document_lang,
-               d.provenance, d.version, r.era, s.slug, r.lang, r.text, d.file, r.line_start
-        from rules r
-        join documents d on d.id = r.document
-        join sections s on s.id = r.section
-        where r.number = :number
-        order by d.ord""",
-    "versioned": """
-        select exists(
-          select 1 from rule_changes where old_document = :document or new_document = :document
-        ) as versioned""",
-    "hit_places": """
-        select r.id, s.slug
-        from rules r join sections s on s.id = r.section
-        where r.id in (select value from json_each(:ids))""",
-}
-
-
-def _rows(conn: sqlite3.Connection, name: str, **params: Any) -> list[dict[str, Any]]:
-    return [dict(row) for row in conn.execute(_SQL[name], params)]
-
-
-def _row(conn: sqlite3.Connection, name: str, **params: Any) -> dict[str, Any] | None:
-    rows = _rows(conn, name, **params)
-    return rows[0] if rows else None
-
 
 def _section_ref(document: str, row: dict[str, Any] | None) -> dict[str, Any] | None:
     """A link to a section: its number, title, language and URL."""
@@ -168,17 +59,17 @@ def home(conn: sqlite3.Connection) -> dict[str, Any]:
     """Home: the games that have documents (each with its timing charts), what the corpus
     holds (documents, languages, rules), search, ask and the card lookup, and the translations
     and versions that can be compared."""
-    games = _rows(conn, "games")
+    games = run(conn, "games_overview")
     charts = timing_trees(conn)
     for g in games:
         g["languages"] = sorted((g.pop("langs") or "").split(","))
         g["url"] = game_url(g["id"])
         g["timing"] = [t for t in charts if t["game"] == g["id"]]
-    languages = _rows(conn, "languages")
+    languages = run(conn, "languages")
     for lang in languages:
         lang["name"] = language_name(lang["lang"])
     return {
-        "totals": _row(conn, "totals"),
+        "totals": first(conn, "totals"),
         "games": games,
         "languages": languages,
         "by_game_language": run(conn, "stats"),
@@ -199,7 +90,7 @@ def _toc(conn: sqlite3.Connection, document: str) -> dict[str, Any]:
     """A document's sections as a tree under its root section (slug ``top``)."""
     nodes: dict[str, dict[str, Any]] = {}
     root: dict[str, Any] | None = None
-    for row in _rows(conn, "toc", document=document):
+    for row in run(conn, "toc", document=document):
         node = {
             "number": row["number"],
             "title": row["title"],
@@ -239,7 +130,7 @@ def _variants(
     """
     out = []
     original = doc["translation_of"] or doc["id"]
-    for row in _rows(conn, "family", original=original, slug=slug):
+    for row in run(conn, "section_variants", original=original, slug=slug):
         same = bool(slug and row["section_slug"])
         out.append(
             {
@@ -260,7 +151,7 @@ def _variants(
 
 def game(conn: sqlite3.Connection, game_id: str) -> dict[str, Any] | None:
     """A game: its documents grouped by language, then variant, each with its contents."""
-    g = _row(conn, "game", game=game_id)
+    g = first(conn, "game", game=game_id)
     if g is None:
         return None
     g["url"] = game_url(g["id"])
@@ -282,7 +173,7 @@ def game(conn: sqlite3.Connection, game_id: str) -> dict[str, Any] | None:
 
 def document(conn: sqlite3.Connection, document_id: str) -> dict[str, Any] | None:
     """A document's table of contents, with its source, provenance and variants."""
-    row = _row(conn, "document", document=document_id)
+    row = first(conn, "document", document=document_id)
     if row is None:
         return None
     doc = _document_info(row)
@@ -314,17 +205,17 @@ def section(conn: sqlite3.Connection, document_id: str, slug: str) -> dict[str, 
     subsections, breadcrumbs, neighbours, the same section in the other variants, the cards
     each rule names (``cards``: rule id -> cards, see ``card_links``) and whether the document
     has other versions (``versioned``: each rule then links to its history)."""
-    row = _row(conn, "document", document=document_id)
-    sec = _row(conn, "section", id=f"{document_id}:{slug}")
+    row = first(conn, "document", document=document_id)
+    sec = first(conn, "section", id=f"{document_id}:{slug}")
     if row is None or sec is None:
         return None
     doc = _document_info(row)
-    rules = [_rule_item(r, doc) for r in _rows(conn, "section_rules", id=sec["id"])]
+    rules = [_rule_item(r, doc) for r in run(conn, "section_rules", id=sec["id"])]
     texts = [r["text"] for r in rules]
     numbers = list(dict.fromkeys(n for t in texts for n in cited_numbers(t)))
     references = {
         r["number"]: section_url(document_id, r["slug"], anchor(r["id"], document_id))
-        for r in _rows(conn, "cited_rules", document=document_id, numbers=json.dumps(numbers))
+        for r in run(conn, "cited_rules", document=document_id, numbers=numbers)
     }
     sec["url"] = section_url(document_id, slug)
     return {
@@ -333,27 +224,29 @@ def section(conn: sqlite3.Connection, document_id: str, slug: str) -> dict[str, 
         "section": sec,
         "breadcrumbs": [
             _section_ref(document_id, a)
-            for a in _rows(conn, "ancestors", id=sec["id"])
+            for a in run(conn, "section_ancestors", id=sec["id"])
             if a["slug"] != "top"
         ],
-        "children": [_section_ref(document_id, c) for c in _rows(conn, "children", id=sec["id"])],
+        "children": [
+            _section_ref(document_id, c) for c in run(conn, "section_children", id=sec["id"])
+        ],
         "rules": rules,
         "references": references,
         "cards": card_links(conn, [r["id"] for r in rules]),
-        "versioned": bool(_row(conn, "versioned", document=document_id)["versioned"]),
+        "versioned": bool(column(conn, "document_versioned", document=document_id)[0]),
         "variants": _variants(conn, doc, slug),
         "previous": _section_ref(
-            document_id, _row(conn, "previous_section", document=document_id, ord=sec["ord"])
+            document_id, first(conn, "section_previous", document=document_id, ord=sec["ord"])
         ),
         "next": _section_ref(
-            document_id, _row(conn, "next_section", document=document_id, ord=sec["ord"])
+            document_id, first(conn, "section_next", document=document_id, ord=sec["ord"])
         ),
     }
 
 
 def rule_place(conn: sqlite3.Connection, rule_id: str) -> str | None:
     """Where a rule's permalink leads: its section page, with the rule's anchor."""
-    row = _row(conn, "rule_place", id=rule_id)
+    row = first(conn, "rule_place", id=rule_id)
     if row is None:
         return None
     return section_url(row["document"], row["slug"], anchor(row["id"], row["document"]))
@@ -372,7 +265,7 @@ def rule(conn: sqlite3.Connection, ref: str) -> dict[str, Any] | None:
         return {"rule": {**view, "url": rule_url(ref)}, "place": place, "choices": []}
     if ":" in ref:
         return None
-    choices = _rows(conn, "rules_numbered", number=ref.rstrip("."))
+    choices = run(conn, "rule_choices", number=ref.rstrip("."))
     if not choices:
         return None
     for c in choices:
@@ -390,10 +283,7 @@ def search(
     q = q.strip()
     limit = max(1, min(limit, SEARCH_MAX))
     hits = ranked_search(conn, q, game=game, lang=lang, limit=limit) if q else []
-    places = {
-        r["id"]: r["slug"]
-        for r in _rows(conn, "hit_places", ids=json.dumps([h["id"] for h in hits]))
-    }
+    places = {r["id"]: r["slug"] for r in run(conn, "rule_places", ids=[h["id"] for h in hits])}
     for h in hits:
         h["url"] = section_url(
             h["document"], places.get(h["id"], "top"), anchor(h["id"], h["document"])

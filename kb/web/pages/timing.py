@@ -13,7 +13,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from ...db import KbError
+from ...db import KbError, first, run
 from ...timing import game_id, node_rules, timing_tree
 from ..urls import (
     anchor,
@@ -29,20 +29,6 @@ from ..urls import (
 # What a ruleset id means, for a reader ("*": the game has one set of rules).
 RULESET_NAMES = {"tcg": "TCG", "ocg": "OCG (Japan and Asia)", "*": "All formats"}
 
-_SQL = {
-    "trees": """
-        select t.id, t.game, t.ruleset, t.title, t.chain_order,
-               (select count(*) from timing_nodes n where n.tree = t.id) as nodes
-        from timing_trees t
-        where (:game = '' or t.game = :game)
-        order by t.game, t.ruleset = '*' desc, t.ruleset desc""",
-    "game": "select id, name from games where id = :game",
-}
-
-
-def _rows(conn: sqlite3.Connection, name: str, **params: Any) -> list[dict[str, Any]]:
-    return [dict(row) for row in conn.execute(_SQL[name], params)]
-
 
 def _tree(row: dict[str, Any]) -> dict[str, Any]:
     return {
@@ -54,7 +40,7 @@ def _tree(row: dict[str, Any]) -> dict[str, Any]:
 
 def trees(conn: sqlite3.Connection, game: str = "") -> list[dict[str, Any]]:
     """The timing charts there are (of one game, or all), each with its URL."""
-    return [_tree(row) for row in _rows(conn, "trees", game=game)]
+    return [_tree(row) for row in run(conn, "timing_charts", game=game)]
 
 
 def timing_index(conn: sqlite3.Connection) -> dict[str, Any]:
@@ -75,11 +61,13 @@ def timing_index(conn: sqlite3.Connection) -> dict[str, Any]:
 
 def _resolve_game(conn: sqlite3.Connection, game: str) -> dict[str, Any] | None:
     try:
-        gid = game_id(conn, game)
+        row = first(conn, "game", game=game_id(conn, game))
     except KbError:
         return None
-    row = _rows(conn, "game", game=gid)[0]
-    return {**row, "url": game_url(gid), "timing_url": timing_url(gid)}
+    if row is None:
+        return None
+    gid = row["id"]
+    return {"id": gid, "name": row["name"], "url": game_url(gid), "timing_url": timing_url(gid)}
 
 
 def timing_game(conn: sqlite3.Connection, game: str) -> dict[str, Any] | None:

@@ -1,0 +1,7 @@
+-- title: Where rules come from, for the website
+-- description: For each rule of a JSON list of ids: its document, language, kind, number, era, file lines, provenance, version and variant (what a page cites).
+-- publish: no
+select r.id, r.document, d.title as document_title, r.lang, r.kind, r.number, r.era,
+       r.line_start, r.line_end, d.file, d.provenance, d.version, d.variant
+from rules r join documents d on d.id = r.document
+where r.id in (select value from json_each(coalesce(nullif(:ids, ''), '[]')))
