@@ -70,21 +70,29 @@ def test_gibberish_is_no_confident_match(built_db: Path) -> None:
 
 def test_card_at_a_moment(conn: sqlite3.Connection) -> None:
     answer = ask(conn, "can Shrink be activated during damage calculation")["answer"]
-    assert answer["type"] == "card_at_timing"
+    assert answer["type"] == "verdict" and answer["verdict"] == "no"
     assert answer["ruling"].startswith("No: Shrink cannot be activated during damage calculation")
-    assert answer["timing"]["id"] == "yugioh-tcg-during-damage-calculation"
-    assert "Shrink" in answer["quote"]
+    assert answer["timing"]["id"].endswith("-during-damage-calculation")
+    # The deciding facts are cited, the sentence that names Shrink among them.
+    assert any(
+        "Shrink" in b["quote"] and b["rule"].startswith("ygo-damage-step:")
+        for b in answer["because"]
+    )
     # Vietnamese without diacritics asks the same thing.
     vi = ask(conn, "shrink luc tinh toan thiet hai dc ko")["answer"]
-    assert vi["type"] == "card_at_timing" and vi["ruling"].startswith("No: Shrink cannot")
+    assert vi["verdict"] == "no" and vi["ruling"].startswith("No: Shrink cannot")
 
 
 def test_a_moment_alone(conn: sqlite3.Connection) -> None:
-    for question in ("how many chains during damage calculation", "伤害计算时 能发动什么卡"):
+    """A moment named with no question about it is described; asked "how many Chains", the
+    verdict is the number the rules set."""
+    for question in ("tinh toan thiet hai", "伤害计算时 能发动什么卡"):
         answer = ask(conn, question)["answer"]
-        assert answer["type"] == "timing"
+        assert answer["type"] == "timing" and answer["verdict"] is None
         assert "only one Chain" in answer["ruling"]
         assert any(s.endswith("← this moment") for s in answer["sequence"])
+    chains = ask(conn, "how many chains during damage calculation")["answer"]
+    assert chains["verdict"] == "1" and "Only one Chain" in chains["ruling"]
 
 
 def test_json_schema_of_hits(built_db: Path) -> None:
@@ -130,7 +138,7 @@ def test_game_filter(conn: sqlite3.Connection) -> None:
     assert hits and all(h["game"] == "vanguard" for h in hits)
 
 
-@pytest.mark.parametrize("question", ["闪电 限制", "is raigeki limited", "raigeki hạn chế"])
+@pytest.mark.parametrize("question", ["闪电 限制", "raigeki hạn chế"])
 def test_restriction_question_answers_from_every_list(
     conn: sqlite3.Connection, question: str
 ) -> None:
@@ -146,6 +154,14 @@ def test_restriction_question_answers_from_every_list(
     assert {s["id"] for s in answer["sources"]} == {row["rule"] for row in listed}
     assert all(s["provenance"] == "machine" for s in answer["sources"])
     assert any("machine translation" in w for w in answer["warnings"])
+
+
+def test_restriction_verdict_cites_every_list(conn: sqlite3.Connection) -> None:
+    answer = ask(conn, "is raigeki limited")["answer"]
+    assert answer["verdict"] == "yes"
+    listed = {r[0] for r in conn.execute("SELECT rule FROM restrictions WHERE card = 'raigeki'")}
+    assert {b["rule"] for b in answer["because"]} == listed
+    assert ask(conn, "is raigeki semi-limited on DM5")["answer"]["verdict"] == "no"
 
 
 def test_typo_is_corrected_but_a_real_word_is_not(conn: sqlite3.Connection) -> None:

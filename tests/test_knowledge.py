@@ -295,6 +295,10 @@ QUERY_SAMPLES = {
     "parent": "yugioh-tcg-damage-step",
 }
 QUERY_OVERRIDES = {
+    "class_member_cards": {"cls": "counter-trap"},
+    "verdict_copies": {"status": "limited"},
+    "verdict_orders": {"moment": "yugioh-tcg-start-step"},
+    "verdict_permissions": {"moment": "yugioh-tcg-during-damage-calculation"},
     "card": {"id": "honest"},
     "card_note": {"id": "honest"},
     "card_facts": {"id": "breaker-the-magical-warrior"},

@@ -131,21 +131,32 @@ def _from_properties(ctx: _Context, props: list[TimingProperty], rules: dict[str
         rule = rules.get(p.rule)
         if rule is None:
             continue
-        if p.key in ("can_activate", "cannot_activate"):
+        if p.key in ("can_activate", "cannot_activate") and entry.get("chain") == "later":
+            ctx.add(rule, kind="permission", source="timing-property", moment=p.node,
+                    subject="*", action="activate", modality="only", chain="first",
+                    quote=p.display)  # fmt: skip
+        elif p.key in ("can_activate", "cannot_activate"):
             modality = "cannot" if p.key == "cannot_activate" else "can"
             if entry.get("exclusive"):
                 modality = "only"
             for cls in entry.get("classes", []):  # type: ignore[union-attr]
+                # The class of cards that say they activate at this very moment: what "when"
+                # questions are answered from.
+                source = "moment-class" if cls == "@moment" else "timing-property"
                 cls = activates.get(p.node, "") if cls == "@moment" else cls
                 if cls:
                     subject = "*" if cls == "*" else f"class:{cls}"
-                    ctx.add(rule, kind="permission", source="timing-property", moment=p.node,
+                    ctx.add(rule, kind="permission", source=source, moment=p.node,
                             subject=subject, action="activate", modality=modality,
                             quote=p.display)  # fmt: skip
         elif (p.key, p.value) in (("chains", "one"), ("responses", "no")):
             ctx.add(rule, kind="permission", source="timing-property", moment=p.node,
                     subject="*", action="activate", modality="only", chain="first",
                     quote=p.display)  # fmt: skip
+            if p.value == "one":
+                ctx.add(rule, kind="quantity", source="timing-property", moment=p.node,
+                        modality="exactly", low=1, high=1, unit="term:chain",
+                        concepts="term:chain", quote=p.display)  # fmt: skip
         elif p.key == "priority":
             ctx.add(rule, kind="order", source="timing-property", moment=p.node,
                     subject=p.value, action="priority", modality="first",
@@ -200,6 +211,14 @@ def _counted(sentence: str, found: list[tuple[int, int, str]], after: int) -> st
     return f"word:{word}" if word else ""
 
 
+def _about(sentence: str, found: list[tuple[int, int, str]], at: int) -> str:
+    """The concept a number is said of: the last one named before it in its clause ("the
+    quasi-limited card ... only 2 cards")."""
+    clause_start = max(sentence.rfind(";", 0, at), sentence.rfind(":", 0, at)) + 1
+    before = [c for s, _e, c in found if clause_start <= s < at]
+    return before[-1] if before else ""
+
+
 def _from_quantities(ctx: _Context, rule: Rule, section: str) -> None:
     context = concepts(ctx, section, rule.lang, rule.game)
     for sentence in split_sentences(rule.text):
@@ -221,7 +240,7 @@ def _from_quantities(ctx: _Context, rule: Rule, section: str) -> None:
             high = None if bound == "at_least" else value
             ctx.add(rule, kind="quantity", source="sentence", modality=bound or "states",
                     low=low, high=high, unit=_counted(sentence, found, at), concepts=ids,
-                    quote=sentence)  # fmt: skip
+                    subject=_about(fold(sentence), found, at), quote=sentence)  # fmt: skip
 
 
 def _from_conditions(ctx: _Context, rule: Rule) -> None:

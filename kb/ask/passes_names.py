@@ -16,7 +16,7 @@ from .cardnames import CardFinder
 from .context import Context
 from .correct import correct
 from .phrases import fuzzy_timing, match_phrases, spans_free
-from .question import query_data, tokens, vs_words
+from .question import query_data, stopwords, tokens, vs_words
 
 
 def read_text(ctx: Context) -> None:
@@ -69,12 +69,33 @@ def vs_word(ctx: Context) -> None:
 
 
 def exact_cards(ctx: Context) -> None:
-    """Card names and aliases typed exactly (of the named game, if one is named)."""
+    """Card names and aliases typed exactly (of the named game, if one is named); a Chinese
+    name also inside a run of characters ("发动栗子球吗": Chinese writes no spaces)."""
     game = ctx.result.game
     ctx.cards_vocab = [c for c in ctx.vocab.cards if not game or c["game"] == game]
     finder = CardFinder(ctx.tokens, ctx.cards_vocab, ctx.used, ctx.vs_at)
     finder.exact()
-    ctx.result.cards, ctx.result.ambiguous = finder.found, finder.ambiguous
+    found = finder.found + _cjk_cards(ctx)
+    ctx.result.cards = sorted(found, key=lambda c: c["start"])
+    ctx.result.ambiguous = finder.ambiguous
+
+
+def _cjk_cards(ctx: Context) -> list[dict[str, object]]:
+    found = []
+    names = sorted(
+        (c for c in ctx.cards_vocab if CJK_RUN.fullmatch(c["key"].replace(" ", ""))),
+        key=lambda c: -len(c["key"]),
+    )
+    for card in names:
+        start = ctx.folded.find(card["key"])
+        if start < 0 or not spans_free(ctx.used, start, start + len(card["key"])):
+            continue
+        end = start + len(card["key"])
+        ctx.used.append((start, end))
+        found.append({"id": card["card"], "name": card["name"], "game": card["game"],
+                      "kind": card["card_kind"], "typed": card["alias"], "score": 100.0,
+                      "exact": True, "start": start, "end": end})  # fmt: skip
+    return found
 
 
 def _matchable(entry: dict[str, object]) -> bool:
@@ -123,3 +144,66 @@ def vs_pair(ctx: Context) -> None:
             r.vs = (left[-1], right[0])
     if r.cards and not r.game:
         r.game = r.cards[0]["game"]
+
+
+def _qualifier_at(folded: str, start: int, end: int) -> str | None:
+    """The qualifier written right before or right after a span (kb/data/query.toml
+    [qualifiers]), if any."""
+    words_before = folded[max(0, start - 24) : start].split()
+    while words_before and words_before[-1] in stopwords():  # "before the draw phase"
+        words_before.pop()
+    before = " ".join(words_before)
+    after = folded[end : end + 20].lstrip()
+    for qualifier, cues in query_data()["qualifiers"].items():
+        for cue in sorted((fold(c) for c in cues), key=len, reverse=True):
+            if CJK_RUN.search(cue):
+                if before.endswith(cue) or after.startswith(cue):
+                    return qualifier
+            elif re.search(rf"(?<!\w){re.escape(cue)}$", before) or re.match(
+                rf"{re.escape(cue)}(?!\w)", after
+            ):
+                return qualifier
+    return None
+
+
+def _qualified(ctx: Context, node: str, qualifier: str) -> list[dict[str, object]]:
+    """The moments of the node's tree whose name carries the qualifier and the node's own
+    name without its qualifiers ("during damage calculation" + before -> "before damage
+    calculation")."""
+    entries = [t for t in ctx.vocab.timing if t["node"] == node]
+    if not entries:
+        return []
+    tree = entries[0]["tree"]
+    words = {fold(c) for cues in query_data()["qualifiers"].values() for c in cues}
+    words |= {"during", "of", "the"}
+    bases = {" ".join(w for w in e["key"].split() if w not in words) for e in entries}
+    cues = [fold(c) for c in query_data()["qualifiers"][qualifier]]
+    out = []
+    for t in ctx.vocab.timing:
+        if t["tree"] != tree or t["node"] == node:
+            continue
+        has_cue = any(re.search(rf"(?<!\w){re.escape(c)}(?!\w)", t["key"]) for c in cues)
+        if has_cue and any(b and b in t["key"] for b in bases):
+            out.append(t)
+    return out
+
+
+def qualified_moments(ctx: Context) -> None:
+    """A moment typed with "before", "after", "start" or "end" next to it is the moment so
+    qualified; one the knowledge base lacks leaves the question unresolved (no verdict)."""
+    r = ctx.result
+    kept: list[dict[str, object]] = []
+    for t in r.timing:
+        q = _qualifier_at(ctx.folded, t["start"], t["end"]) if "start" in t else None
+        names = " ".join(e["key"] for e in ctx.vocab.timing if e["node"] == t["node"])
+        cues = [fold(c) for c in query_data()["qualifiers"].get(q or "", [])]
+        if q is None or any(re.search(rf"(?<!\w){re.escape(c)}(?!\w)", names) for c in cues):
+            kept.append(t)
+            continue
+        targets = _qualified(ctx, t["node"], q)
+        if not targets:
+            r.unresolved = True
+            kept.append(t)
+        kept += [{**x, "start": t["start"], "end": t["end"]} for x in targets]
+    seen: set[object] = set()
+    r.timing = [t for t in kept if not (t["node"] in seen or seen.add(t["node"]))]

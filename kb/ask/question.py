@@ -93,6 +93,7 @@ class Understood:
         self.game_hint: str | None = None  # the game only the question's words belong to
         self.quantity = False  # "how many", "tối đa": the answer is a number
         self.corrections: dict[str, str] = {}  # misspelt word -> index word
+        self.unresolved = False  # a moment's qualifier names no moment the knowledge base has
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -111,6 +112,7 @@ class Understood:
             "game_hint": self.game_hint,
             "quantity": self.quantity,
             "corrections": self.corrections,
+            "unresolved": self.unresolved,
         }
 
 

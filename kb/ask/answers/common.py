@@ -129,4 +129,7 @@ def answer(
         "cards": names(conn, cards),
         "ruling_id": ruling_id,
         "quote": quote,
+        "verdict": None,
+        "because": [],
+        "conflicts": [],
     }

@@ -44,7 +44,12 @@ def verdict_answer(conn: sqlite3.Connection, u: Understood, verdict: Verdict) ->
 
 
 def not_covered(u: Understood, asked: Asked) -> str:
-    """What the knowledge base lacks to answer, said plainly."""
+    """What the knowledge base lacks to answer, said plainly; or the conflicting rules."""
+    if asked.conflicts:
+        sides = "; ".join(
+            f"{c['rule']} (“{c['quote'][:120]}”)" for group in asked.conflicts for c in group
+        )
+        return f"No verdict: the rules conflict here: {sides}."
     named = [c["name"] for c in u.cards] + [t["text"] for t in u.timing if "start" in t]
     named += [c["text"] for c in asked.classes]
     what = KIND_WORDS.get(asked.kind, "this")

@@ -21,13 +21,14 @@ from .order import priority
 from .outcome import what_happens
 from .permission import when, yes_no
 from .quantity import how_many
+from .restriction import copies, status
 
 RESOLVERS = {
-    "yesno": [yes_no],
+    "yesno": [status, yes_no],
     "when": [when],
     "which_first": [priority],
     "what_happens": [what_happens],
-    "how_many": [how_many],
+    "how_many": [copies, how_many],
 }
 
 

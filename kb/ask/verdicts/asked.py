@@ -42,6 +42,12 @@ def _has(folded: str, cues: list[str]) -> bool:
     return False
 
 
+def _around(folded: str, first: str, then: str) -> bool:
+    """``first`` and, later, ``then`` as whole words."""
+    pattern = rf"(?<!\w){re.escape(first)}(?!\w).+(?<!\w){re.escape(then)}(?!\w)"
+    return re.search(pattern, folded) is not None
+
+
 def kind(text: str) -> str:
     """The kind of verdict a question asks for, or "" when it asks for none."""
     folded = fold(text).strip()
@@ -51,14 +57,20 @@ def kind(text: str) -> str:
     for name in ("when", "which_first", "what_happens"):
         if _has(folded, cues[name]):
             return name
-    stripped = folded.rstrip(" ?？!.。")
-    first = re.split(r"[\s,:]+", re.sub(r"^[^:]{1,40}:\s*", "", stripped), maxsplit=1)[0]
-    last = stripped[-12:]
+    stripped = re.sub(r"\s*\([^)]*\)\s*$", "", folded).rstrip(" ?？!.。")
+    openers = {fold(w) for w in cues["yesno_openers"]}
+    # Any clause may ask: "TCG: during damage calculation, ...; can I chain Honest to it?"
+    clauses = [c.strip() for c in re.split(r"[,;:]", stripped) if c.strip()]
     if (
-        first in {fold(w) for w in cues["yesno_openers"]}
-        or any(last.endswith(fold(e)) for e in cues["yesno_endings"])
+        any(c.split()[0] in openers for c in clauses)
+        or any(stripped.endswith(fold(e)) for e in cues["yesno_endings"])
         or _has(folded, cues["yesno_anywhere"])
-        or re.search(r",\s*(can|may|is|are|does|do)\s", folded)
+        or any(
+            re.search(
+                rf"(?<!\w){re.escape(fold(a))}(?!\w).+(?<!\w){re.escape(fold(b))}(?!\w)", folded
+            )
+            for a, b in cues["yesno_around"]
+        )
     ):
         return "yesno"
     return ""
@@ -96,4 +108,7 @@ class Asked:
         self.classes = classes_named(conn, u)
         # A qualifier of a moment that names no moment of the knowledge base ("in the third
         # phase"): no verdict may rest on the moment it qualifies.
-        self.unresolved = bool(getattr(u, "unresolved", False))
+        self.unresolved = u.unresolved
+        # Facts that contradict each other about the question (filled by a resolver): shown
+        # with both sources instead of a verdict.
+        self.conflicts: list[list[dict[str, Any]]] = []

@@ -131,8 +131,8 @@ def _sentence(verdict: str, name: str, decisions: list[Decision], conn: sqlite3.
     for d in decisions:
         verb = "can" if d.verdict == "yes" else "cannot"
         why = f" ({d.why})" if d.why else ""
-        name = moment_name(conn, d.node)
-        parts.append(f"{verb} be activated {name[:1].lower()}{name[1:]}{why}")
+        moment = moment_name(conn, d.node)
+        parts.append(f"{verb} be activated {moment[:1].lower()}{moment[1:]}{why}")
     where = "; ".join(parts)
     opening = {"yes": "Yes", "no": "No", "depends": "It depends"}[verdict]
     return f"{opening}: {name} {where}."
@@ -142,19 +142,23 @@ def yes_no(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
     """Can the card or class asked about be activated at the moment asked about?"""
     cards, name, known = _subject(conn, u, asked)
     nodes = _nodes(conn, u, asked)
-    if not cards or not nodes or asked.unresolved:
+    # A card at a moment with no other action named ("Shrink at damage calc, ok?") is about
+    # activating it.
+    action = asked.action or ("activate" if u.cards or asked.classes else "")
+    if not cards or not nodes or asked.unresolved or action not in ("activate", "chain"):
         return None
     cache: dict[str, set[str]] = {}
     decisions = [d for n in nodes if (d := decide_at(conn, cards, n, asked, cache, known))]
     if not decisions:
         return None
     conflicts = [[because(conn, f) for f in d.facts] for d in decisions if d.verdict == "conflict"]
+    if conflicts:  # never resolved silently: no verdict, both sides shown
+        asked.conflicts = conflicts
+        return None
     verdicts = {d.verdict for d in decisions}
-    verdict = verdicts.pop() if len(verdicts) == 1 and not conflicts else "depends"
+    verdict = verdicts.pop() if len(verdicts) == 1 else "depends"
     cited = [because(conn, f) for d in decisions for f in d.facts]
-    text = _sentence(verdict, name, [d for d in decisions if d.verdict != "conflict"], conn)
-    if conflicts:
-        text += " The rules conflict here; both sources are shown."
+    text = _sentence(verdict, name, decisions, conn)
     return Verdict(
         verdict, text, cited, kind="permission", conflicts=conflicts,
         moment=decisions[0].node, cards=sorted(cards) if u.cards else [],

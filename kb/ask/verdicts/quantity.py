@@ -14,10 +14,10 @@ import re
 import sqlite3
 from typing import Any
 
-from ingest.text import CJK_RUN, fold
+from ingest.text import CJK_RUN, fold, stem, words
 
 from ...db import run
-from ..question import Understood, query_data
+from ..question import Understood, query_data, stopwords
 from .asked import Asked, lexicon
 from .common import Verdict, because
 
@@ -35,14 +35,23 @@ def _concepts(u: Understood, asked: Asked) -> list[tuple[int, str]]:
 
 
 def _counted(u: Understood, found: list[tuple[int, str]]) -> str:
-    """The concept the question counts: the first one named after its "how many" cue."""
+    """What the question counts: the concept named right after its "how many" cue (or just
+    before it: "LP bao nhiêu"), else the word after the cue ("word:<stem>"), else ""."""
     folded = fold(u.text)
-    at = min(
-        (m.end() for c in query_data()["quantity"]["cues"]
-         if (m := re.search(re.escape(fold(c)), folded))),
-        default=-1,
-    )  # fmt: skip
-    return next((c for pos, c in found if pos >= at >= 0), "")
+    cues = [
+        m for c in query_data()["quantity"]["cues"] if (m := re.search(re.escape(fold(c)), folded))
+    ]
+    if not cues:
+        return ""
+    cue = min(cues, key=lambda m: m.start())
+    after = [c for pos, c in found if cue.end() <= pos <= cue.end() + 3]
+    if after:
+        return after[0]
+    before = [c for pos, c in found if pos < cue.start()]
+    following = re.match(r"\W*(\w+)", folded[cue.end() :])
+    if following and following.group(1) not in stopwords():
+        return f"word:{stem(following.group(1))}"
+    return before[-1] if before else ""
 
 
 def _bound_asked(text: str) -> str:
@@ -83,22 +92,46 @@ def _newest(facts: list[Fact]) -> list[Fact]:
     return [f for f in facts if not f["version"] or f["version"] == newest]
 
 
+def _asked_words(u: Understood) -> set[str]:
+    """The stems of the question's own words that a fact must hold too: its content words
+    but the words that ask for a number ("size", "max", "bao nhiêu")."""
+    data = query_data()["quantity"]
+    cue_words = {
+        w
+        for cue in [*data["cues"], *data["limits"], *sum(data["asks"].values(), [])]
+        for w in fold(cue).split()
+    }
+    return {stem(w) for w in u.words if w not in cue_words and not w.isdigit()}
+
+
+def _fits(facts: list[Fact], u: Understood, wanted: set[str], counted: str) -> list[Fact]:
+    """The facts that count what the question counts, name everything else it names and
+    hold its other words, at the moment it names (if any)."""
+    nodes = {t["node"] for t in u.timing}
+    words_ = _asked_words(u)
+    out = []
+    for f in facts:
+        if f["unit"] != counted:
+            continue
+        if words_ and not words_ <= {stem(w) for w in words(fold(f"{f['quote']} {f['context']}"))}:
+            continue
+        if nodes and f["moment"] not in nodes:
+            continue
+        if not (wanted - {counted}) <= set(f["concepts"].split()) | ({f"timing:{f['moment']}"}):
+            continue
+        out.append(f)
+    return out
+
+
 def how_many(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     game = u.game or u.game_hint or ""
     found = _concepts(u, asked)
     wanted = {c for _, c in found} - _GENERIC
-    if not game or not wanted:
-        return None
     counted = _counted(u, found)
-    facts = [
-        f for f in run(conn, "verdict_quantities", game=game)
-        if wanted <= set(f["concepts"].split()) | {f["unit"]}
-    ]  # fmt: skip
-    if counted and counted not in _GENERIC:
-        facts = [f for f in facts if f["unit"] == counted]
-    else:
-        facts = [f for f in facts if f["unit"] in ("", *_GENERIC) or f["unit"] in wanted]
-    versions = [v for v in re.findall(r"\d+\.\d+", u.text)]
+    if not game or not counted:
+        return None
+    facts = _fits(run(conn, "verdict_quantities", game=game), u, wanted, counted)
+    versions = re.findall(r"\d+\.\d+", u.text)
     if versions:
         facts = [f for f in facts if f["version"] in versions]
     facts = _newest(facts)
@@ -111,9 +144,13 @@ def how_many(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict |
     if len(values) != 1:
         return None
     value = values.pop()
-    lead = best[0]
-    return Verdict(value, f"{value}: {lead['quote']}", [because(conn, f) for f in best],
-                   kind="quantity")  # fmt: skip
+    return Verdict(
+        value,
+        f"{value}: {best[0]['quote']}",
+        [because(conn, f) for f in best],
+        kind="quantity",
+        moment=best[0]["moment"],
+    )
 
 
 __all__ = ["how_many", "lexicon"]

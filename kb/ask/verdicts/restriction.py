@@ -1,0 +1,94 @@
+"""A card and the restriction lists: is it Limited (Semi-Limited, Forbidden) on a list, and how
+many copies of it may a deck hold there.
+
+The status comes from the lists the corpus has (table ``restrictions``); the copies a status
+allows from the rule that says so (a quantity fact said of the status).
+
+On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from typing import Any
+
+from ingest.text import fold
+
+from ...db import column, run
+from ..question import Understood
+from .asked import Asked
+from .common import Verdict, because
+
+STATUSES = ("forbidden", "semi-limited", "limited")
+
+
+def _lists_named(conn: sqlite3.Connection, text: str) -> list[str]:
+    folded = fold(text)
+    return [
+        name
+        for name in column(conn, "restriction_lists")
+        if re.search(rf"(?<![a-z0-9]){re.escape(fold(name))}(?![a-z0-9])", folded)
+    ]
+
+
+def _entries(conn: sqlite3.Connection, card: str, lists: list[str]) -> list[dict[str, Any]]:
+    """The card's entries on the lists asked about (every list when none is named)."""
+    rows = run(conn, "card_restrictions", card=card)
+    return [r for r in rows if not lists or r["list"] in lists]
+
+
+def _as_fact(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": f"{row['rule']}#restriction",
+        "rule": row["rule"],
+        "quote": f"{row['list']}: {row['name']} ({row['status']})",
+    }
+
+
+def status(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
+    """Is the card asked about on a list with the status asked about?"""
+    wanted = [t["term"] for t in u.terms if t["term"] in STATUSES]
+    if len(u.cards) != 1 or not wanted:
+        return None
+    lists = _lists_named(conn, u.text)
+    entries = _entries(conn, u.cards[0]["id"], lists)
+    on = {r["list"] for r in entries}
+    if not entries or (lists and on != set(lists)):
+        return None  # a list that does not name the card says nothing of it
+    says = {r["status"] == wanted[0] for r in entries}
+    verdict = "yes" if says == {True} else "no" if says == {False} else "depends"
+    card = u.cards[0]["name"]
+    where = "; ".join(f"{r['status']} on {r['list']}" for r in entries)
+    opening = {"yes": "Yes", "no": "No", "depends": "It depends on the list"}[verdict]
+    return Verdict(
+        verdict,
+        f"{opening}: {card} is {where}.",
+        [because(conn, _as_fact(r)) for r in entries],
+        kind="restriction",
+        cards=[u.cards[0]["id"]],
+    )
+
+
+def copies(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
+    """How many copies of the card asked about a deck may hold on the list asked about."""
+    lists = _lists_named(conn, u.text)
+    if len(u.cards) != 1 or len(lists) != 1:
+        return None
+    entries = _entries(conn, u.cards[0]["id"], lists)
+    if len(entries) != 1:
+        return None
+    entry = entries[0]
+    rules = run(conn, "verdict_copies", status=entry["status"])
+    values = {r["high"] if r["high"] is not None else r["low"] for r in rules}
+    if len(values) != 1:
+        return None
+    value = f"{values.pop():g}"
+    card = u.cards[0]["name"]
+    return Verdict(
+        value,
+        f"{value}: {card} is {entry['status']} on {entry['list']}; {rules[0]['quote']}",
+        [because(conn, _as_fact(entry))] + [because(conn, r) for r in rules],
+        kind="restriction",
+        cards=[u.cards[0]["id"]],
+    )
