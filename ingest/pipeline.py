@@ -142,4 +142,5 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
     result.knowledge = extract_knowledge(
         result.documents, load_glossary(), {g.id for g in result.games}
     )
+    result.warnings.extend(result.knowledge.warnings)
     return result

@@ -430,3 +430,15 @@ class Fact:
     outcome: str
     quote: str
     lang: str
+
+
+@dataclass(frozen=True)
+class Gloss:
+    """A curated reading of a rule in another language (data/glosses/), stored as a
+    translation of the rule with its own provenance: a community gloss, not official."""
+
+    rule: str
+    lang: str
+    text: str
+    note: str
+    source: str  # the data file it comes from

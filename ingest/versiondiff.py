@@ -127,6 +127,24 @@ def version_pairs(
     return pairs
 
 
+def superseded(documents: Sequence[DocumentResult]) -> dict[str, str]:
+    """Document id -> the id of the newest version of the same rulebook, for every version
+    that is not the newest (the newest is current)."""
+    newest: dict[str, str] = {}
+    chains: dict[str, list[str]] = {}
+    for old, new in version_pairs(documents):
+        chains.setdefault(new.doc.doc_id, [])
+        chains[new.doc.doc_id] = [
+            *chains.pop(old.doc.doc_id, []),
+            old.doc.doc_id,
+            *chains[new.doc.doc_id],
+        ]
+    for latest, older in chains.items():
+        for doc_id in older:
+            newest[doc_id] = latest
+    return newest
+
+
 def detail_diff(old: str, new: str, context: int | None = DIFF_CONTEXT, exact: bool = False) -> str:
     """A ``detail`` word diff in wdiff notation (``[-removed-] {+added+}``), ``""`` when the
     texts read the same; ``context`` words of unchanged text are kept on each side of a change

@@ -22,6 +22,7 @@ from ingest.records import (
     Duplicate,
     Fact,
     Game,
+    Gloss,
     Link,
     Reading,
     Repair,
@@ -74,6 +75,8 @@ TABLES: dict[str, Table] = {
             "era": str,
             "version": str,
             "effective": str,
+            # The newest version of the same rulebook when this one is not it (NULL: current).
+            "superseded_by": str,
             "publisher": str,
             "source": str,
             "license": str,
@@ -230,6 +233,8 @@ TABLES: dict[str, Table] = {
         Fact,
         foreign_keys=[("rule", "rules", "id"), ("moment", "timing_nodes", "id")],
     ),
+    # Curated glosses of rules in another language (a community gloss, not official).
+    "glosses": record_table(Gloss, foreign_keys=[("rule", "rules", "id")], added=[ROW_ID]),
     # A ruling is a rule that names a card, or a worked example or FAQ entry; its id is the rule's.
     # Its cards are rows of ruling_cards.
     "rulings": record_table(
@@ -314,6 +319,7 @@ INDEXES: list[tuple[str, list[str]]] = [
     ("facts", ["game", "kind", "moment"]),
     ("facts", ["subject"]),
     ("facts", ["rule"]),
+    ("glosses", ["rule"]),
     ("rulings", ["timing"]),
     ("ruling_cards", ["card"]),
     ("ruling_cards", ["ruling"]),

@@ -21,6 +21,7 @@ from ..records import (
     ClassName,
     DocumentResult,
     Fact,
+    Gloss,
     Reading,
     Restriction,
     Ruling,
@@ -30,6 +31,7 @@ from ..records import (
 from .cardfacts import extract_card_facts
 from .cards import extract_cards
 from .facts import extract_facts
+from .glosses import extract_glosses
 from .restrictions import extract_restrictions
 from .rulings import extract_rulings
 from .terms import count_terms, readings
@@ -53,6 +55,7 @@ class Knowledge:
     class_names: list[ClassName] = field(default_factory=list)
     class_members: list[ClassMember] = field(default_factory=list)
     facts_: list[Fact] = field(default_factory=list)
+    glosses: list[Gloss] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -79,13 +82,15 @@ def extract_knowledge(
         rulings,
         steps,
     )
+    glosses, gloss_warnings = extract_glosses(documents)
     return Knowledge(
+        glosses=glosses,
         card_properties=card_facts.properties,
         classes=card_facts.classes,
         class_names=card_facts.names,
         class_members=card_facts.members,
         facts_=facts,
-        warnings=card_facts.warnings,
+        warnings=card_facts.warnings + gloss_warnings,
         timing=timing,
         cards=cards.cards,
         aliases=cards.aliases,

@@ -66,7 +66,16 @@ def _hit(
         "era": row["era"],
         "source": {"document": row["document"], "file": row["file"], "line": row["line_start"]},
         "translations": translations,
+        # A curated reading in another language (a community gloss), shown beside the text.
+        "glosses": run(conn, "rule_glosses", id=row["id"]),
     }
+
+
+def card_warnings(conn: sqlite3.Connection, card_ids: list[str]) -> list[str]:
+    """The ruling-change notes of the cards an answer or its passages involve (Honest's 2014
+    change), said wherever the card's rulings are shown."""
+    ids = list(dict.fromkeys(card_ids))
+    return [f"{r['name']}: {r['notes']}" for r in run(conn, "card_notes", ids=ids)]
 
 
 def ask(
@@ -91,13 +100,18 @@ def ask(
     else:
         answer = compose(conn, u) if confident else None
     names = {row["id"]: row["name"] for row in run(conn, "card_names")}
-    hits = [_hit(conn, row, names, lang) for row in rows[:limit]] if confident else []
+    shown = rows[:limit] if confident else []
+    hits = [_hit(conn, row, names, lang) for row in shown]
+    involved = [c["id"] for c in u.cards] + [
+        c for row in shown for c in (row["card_ids"] or "").split()
+    ]
     return {
         "query": question,
         "understood": {**u.as_json(), "asks": asked.kind or None},
         "confident": confident,
         "answer": answer,
         "not_covered": covered,
+        "warnings": card_warnings(conn, involved),
         "hits": hits,
     }
 

@@ -293,12 +293,21 @@ def ask(result: dict[str, Any]) -> str:
                 f"{s['era']}"
             )
         lines.append("")
+    elif result.get("not_covered"):
+        lines.append(wrap(result["not_covered"], indent=""))
+        lines.append("")
     elif u["vs"] or (u["cards"] and u["timing"]):
         lines.append(
             "No composed answer: the knowledge base has no ruling that covers this; the best "
             "passages:"
         )
         lines.append("")
+    # Ruling-change notes of the cards involved, wherever their rulings are shown.
+    shown_in_answer = set(a["warnings"]) if a else set()
+    notes = [w for w in result.get("warnings", []) if w not in shown_in_answer]
+    if notes and result["hits"]:
+        lines.append("Warnings:")
+        lines += [wrap(f"! {w}", indent="  ") for w in notes]
     if result["hits"]:
         lines.append("Passages:" if a else "Best passages:")
     for i, h in enumerate(result["hits"], 1):
@@ -312,6 +321,13 @@ def ask(result: dict[str, Any]) -> str:
                     f"[{t['lang']}, {t['variant']}] " + textwrap.shorten(t["text"], 300),
                     indent="   ",
                 )
+            )
+        for g in h.get("glosses", []):
+            lines.append(
+                wrap(
+                    f"[{g['lang']}, {authority('gloss')}] " + textwrap.shorten(g["text"], 420),
+                    indent="   ",
+                )  # fmt: skip
             )
         also = f" (same text: {', '.join(h['also'])})" if h["also"] else ""
         src = h["source"]

@@ -14,6 +14,7 @@ import sqlite_utils
 from ingest.pipeline import PipelineResult
 from ingest.records import DocumentResult, Rule
 from ingest.text import CJK_RUN, fold, index_form, words
+from ingest.versiondiff import superseded
 
 from .. import schema
 from .rows import insert_records, insert_rows
@@ -46,11 +47,16 @@ def write_documents(db: sqlite_utils.Database, result: PipelineResult) -> None:
     """Games, documents and sections. The pipeline yields each original right before its
     variants, so translation_of always points to a row that already exists."""
     insert_records(db, "games", result.games)
-    insert_rows(db, "documents", (_document_row(d, n) for n, d in enumerate(result.documents, 1)))
+    newest = superseded(result.documents)
+    insert_rows(
+        db,
+        "documents",
+        (_document_row(d, n, newest) for n, d in enumerate(result.documents, 1)),
+    )
     insert_records(db, "sections", chain.from_iterable(d.sections for d in result.documents))
 
 
-def _document_row(d: DocumentResult, ord_: int) -> dict[str, Any]:
+def _document_row(d: DocumentResult, ord_: int, newest: dict[str, str]) -> dict[str, Any]:
     doc, spec = d.doc, d.doc.spec
     return {
         "id": doc.doc_id,
@@ -65,6 +71,7 @@ def _document_row(d: DocumentResult, ord_: int) -> dict[str, Any]:
         "era": spec.era,
         "version": spec.version,
         "effective": spec.effective,
+        "superseded_by": newest.get(doc.doc_id),
         "publisher": spec.publisher,
         "source": spec.source,
         "license": spec.license,

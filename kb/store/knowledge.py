@@ -58,6 +58,7 @@ def write_facts(db: sqlite_utils.Database, result: PipelineResult) -> None:
     insert_records(db, "class_names", k.class_names)
     insert_records(db, "class_members", k.class_members)
     insert_records(db, "facts", k.facts_)
+    insert_records(db, "glosses", k.glosses)
 
 
 def _ruling_card_rows(rulings: list[Ruling]) -> Iterator[dict[str, Any]]:
