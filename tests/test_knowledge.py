@@ -296,6 +296,8 @@ QUERY_SAMPLES = {
 }
 QUERY_OVERRIDES = {
     "class_member_cards": {"cls": "counter-trap"},
+    "rule_glosses": {"id": "ygo-damage-step:buoc-dau.2"},
+    "card_notes": {"ids": '["honest"]'},
     "verdict_copies": {"status": "limited"},
     "verdict_orders": {"moment": "yugioh-tcg-start-step"},
     "verdict_permissions": {"moment": "yugioh-tcg-during-damage-calculation"},
