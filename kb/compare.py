@@ -11,6 +11,8 @@ from .db import KbError, first, run
 def resolve_document(conn: sqlite3.Connection, ref: str) -> str:
     """A document id from an id, a file name or its first characters ("000", "fow-basic")."""
     ref = ref.strip()
+    if not ref:  # a prefix match of "" would be every document
+        raise KbError("DOCUMENT is empty")
     found = first(conn, "source_document", ref=ref)
     if found is None:
         raise KbError(f"no source document {ref!r} (kb stats lists them)")

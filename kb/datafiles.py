@@ -27,6 +27,7 @@ ASK_FILES = {
     "matching": os.path.join("kb", "data", "matching.toml"),
     "ask_weights": os.path.join("kb", "data", "ask_weights.toml"),
     "statements": os.path.join("ingest", "data", "statements.toml"),
+    "limits": os.path.join("kb", "data", "limits.toml"),
 }
 _loaded: dict[str, Any] = {}
 

@@ -5,7 +5,27 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from .db import KbError, run
+from .db import KbError, column, run
+
+
+def check_text(value: str, name: str) -> str:
+    """``value`` if it has something in it; an empty or blank argument is a KbError."""
+    if not value or not value.strip():
+        raise KbError(f"{name} is empty")
+    return value
+
+
+def check_language(conn: sqlite3.Connection, lang: str) -> str:
+    """``lang`` if it is a language of the knowledge base or of kb/data/labels.toml ("" is
+    any language); otherwise a KbError listing the known ones."""
+    if not lang:
+        return lang
+    from .labels import language_names
+
+    known = set(language_names()) | {row for row in column(conn, "languages")}
+    if lang not in known:
+        raise KbError(f"unknown language {lang!r} (languages: {', '.join(sorted(known))})")
+    return lang
 
 
 def rule_view(conn: sqlite3.Connection, rule_id: str) -> dict[str, Any] | None:
@@ -21,7 +41,7 @@ def rule_view(conn: sqlite3.Connection, rule_id: str) -> dict[str, Any] | None:
 
 def show(conn: sqlite3.Connection, ref: str) -> list[dict[str, Any]]:
     """Rules for ``ref``: a full id (``fow-cr-8.01:103.4``) or a rule number in every document."""
-    ref = ref.strip()
+    ref = check_text(ref, "RULE_ID").strip()
     view = rule_view(conn, ref)
     if view:
         return [view]

@@ -15,6 +15,7 @@ from typing import Any
 from ingest.text import CJK_RUN, fold, words
 
 from .db import run
+from .limits import cap
 
 # BM25 candidates fetched before re-ranking.
 CANDIDATES = 200
@@ -53,7 +54,10 @@ def phrase_rank(hits: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:
 def search(
     conn: sqlite3.Connection, text: str, *, game: str = "", lang: str = "", limit: int = 10
 ) -> list[dict[str, Any]]:
-    """Rules matching every word of ``text`` (any word, if none matches all), best first."""
+    """Rules matching every word of ``text`` (any word, if none matches all), best first.
+
+    ``text`` is capped first (kb.limits): what is searched is ``cap(text, "search").text``."""
+    text = cap(text, "search", conn).text
     hits = run(conn, "search", q=text, mode="", game=game, lang=lang, limit=CANDIDATES)
     if not hits:
         hits = run(conn, "search", q=text, mode="any", game=game, lang=lang, limit=CANDIDATES)

@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import datafiles
 from ..db import first, run
+from ..limits import cap
 from ..timing import node_path
 from ..vocabulary import load_vocabulary
 from .answers import compose
@@ -81,7 +82,11 @@ def card_warnings(conn: sqlite3.Connection, card_ids: list[str]) -> list[str]:
 def ask(
     conn: sqlite3.Connection, question: str, *, game: str = "", lang: str = "", limit: int = 5
 ) -> dict[str, Any]:
-    """Understand, retrieve, rank and compose. ``confident`` is False when nothing matched."""
+    """Understand, retrieve, rank and compose. ``confident`` is False when nothing matched.
+
+    The question is first capped (kb.limits): ``cut`` says what was cut, or is None."""
+    capped = cap(question, "question", conn)
+    question = capped.text
     for name in datafiles.ASK_FILES:
         datafiles.load(name, conn)  # the database's parsed copy, if current
     vocab = load_vocabulary(conn)
@@ -107,6 +112,7 @@ def ask(
     ]
     return {
         "query": question,
+        "cut": capped.note,
         "understood": {**u.as_json(), "asks": asked.kind or None},
         "confident": confident,
         "answer": answer,

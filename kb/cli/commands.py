@@ -16,6 +16,7 @@ import click
 
 from ..ask.limits import MAX_ASK_LIMIT
 from ..db import ENV_DB, KbError, connect, default_db_path
+from ..limits import cap, limit_text
 
 
 def _db_option(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -30,6 +31,17 @@ def _db_option(f: Callable[..., Any]) -> Callable[..., Any]:
 
 def _json_option(f: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(f)
+
+
+def _not_empty(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    if not value.strip():
+        raise click.ClickException(f"{param.human_readable_name} is empty")
+    return value
+
+
+def text_argument(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A required text argument: an empty or blank value is a usage error, not "everything"."""
+    return click.argument(name, callback=_not_empty)
 
 
 def data_options(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -167,7 +179,7 @@ def stats(db_path: Path | None, as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("rule_id")
+@text_argument("rule_id")
 @data_options
 def show(rule_id: str, db_path: Path | None, as_json: bool) -> None:
     """Show a rule: its text, section path, source location and translations.
@@ -182,8 +194,8 @@ def show(rule_id: str, db_path: Path | None, as_json: bool) -> None:
     _emit(views, as_json, lambda vs: "\n\n".join(render.rule(v) for v in vs))
 
 
-@cli.command()
-@click.argument("text")
+@cli.command(epilog=f"TEXT over {limit_text('search')} is cut to that, and the output says so.")
+@text_argument("text")
 @click.option("--game", default="", help="Only this game (fow, vanguard, yugioh).")
 @click.option("--lang", default="", help="Only passages in this language (en, vi, zh).")
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 200))
@@ -195,11 +207,22 @@ def search(
 
     Accents are optional: "buoc thiet hai" finds "Bước Thiệt hại". Example: kb search 闪电
     """
+    from ..lookup import check_language
     from ..search import search as run_search
+    from ..timing import game_id
     from . import render
 
-    with _open(db_path) as conn:
-        hits = run_search(conn, text, game=game, lang=lang, limit=limit)
+    def find(conn: Any) -> tuple[list[dict[str, Any]], str | None]:
+        check_language(conn, lang)
+        capped = cap(text, "search", conn)
+        hits = run_search(
+            conn, capped.text, game=game_id(conn, game) if game else "", lang=lang, limit=limit
+        )
+        return hits, capped.note
+
+    hits, note = _fetch(db_path, find)
+    if note:  # said on stderr with --json, so the JSON stays a list of hits
+        click.echo(f"Note: {note}", err=as_json)
     if as_json:
         _print_json(hits)
         return
@@ -208,8 +231,10 @@ def search(
         sys.exit(1)
 
 
-@cli.command()
-@click.argument("question")
+@cli.command(
+    epilog=f"A QUESTION over {limit_text('question')} is cut to that, and the answer says so."
+)
+@text_argument("question")
 @click.option("--game", default="", help="Only this game (fow, vanguard, yugioh, or an alias).")
 @click.option("--lang", default="", help="Preferred language of the shown passages (en, vi, zh).")
 @click.option(
@@ -229,16 +254,21 @@ def ask(
     matches with confidence. Example: kb ask "honest vs honest"
     """
     from ..ask import ask_named_game as run_ask
+    from ..lookup import check_language
     from . import render
 
-    result = _fetch(db_path, run_ask, question, game=game, lang=lang, limit=limit)
+    def answer(conn: Any) -> dict[str, Any]:
+        check_language(conn, lang)
+        return run_ask(conn, question, game=game, lang=lang, limit=limit)
+
+    result = _fetch(db_path, answer)
     click.echo(render.ask_output(result, as_json))
     if not result["confident"]:
         sys.exit(1)
 
 
 @cli.command()
-@click.argument("game")
+@text_argument("game")
 @click.option("--ruleset", default="", help="Only this ruleset (tcg, ocg); default: all.")
 @data_options
 def timing(game: str, ruleset: str, db_path: Path | None, as_json: bool) -> None:
@@ -253,7 +283,7 @@ def timing(game: str, ruleset: str, db_path: Path | None, as_json: bool) -> None
 
 
 @cli.command()
-@click.argument("name")
+@text_argument("name")
 @click.option("--game", default="", help="Only cards of this game.")
 @data_options
 def card(name: str, game: str, db_path: Path | None, as_json: bool) -> None:
@@ -305,7 +335,7 @@ def terms(term: str, db_path: Path | None, as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("document")
+@text_argument("document")
 @click.option(
     "--variants", default="", help="Comma-separated variants to show (vi-mt1,vi-mt2); default all."
 )
@@ -323,7 +353,7 @@ def compare(document: str, variants: str, db_path: Path | None, as_json: bool) -
 
 
 @cli.command("variant-diff")
-@click.argument("rule_id")
+@text_argument("rule_id")
 @click.option("--left", default=None, help="Variant or document on the left (default: the first).")
 @click.option(
     "--right", default=None, help="Variant or document on the right (default: the second)."
@@ -382,8 +412,8 @@ def export(what: str, out: Path | None, pair: str, db_path: Path | None) -> None
 
 
 @cli.command()
-@click.argument("old")
-@click.argument("new")
+@text_argument("old")
+@text_argument("new")
 @click.option(
     "--kind",
     "kinds",
@@ -418,7 +448,7 @@ def diff(old: str, new: str, kinds: tuple[str, ...], db_path: Path | None, as_js
 
 
 @cli.command()
-@click.argument("rule")
+@text_argument("rule")
 @click.option("--game", default="", help="Only this game.")
 @data_options
 def history(rule: str, game: str, db_path: Path | None, as_json: bool) -> None:

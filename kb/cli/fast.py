@@ -16,6 +16,38 @@ from typing import Any
 from ..ask.limits import MAX_ASK_LIMIT
 
 _VALUE_OPTIONS = {"--db": "db", "--game": "game", "--lang": "lang", "--limit": "limit"}
+# Options whose value is a file or folder: any bytes are a valid Linux file name there.
+_PATH_OPTIONS = ("--db", "--corpus", "--out")
+
+
+def undecodable_argument(argv: list[str]) -> str | None:
+    """The one-line error for the first argument that is not valid UTF-8, or None.
+
+    Python hands undecodable bytes of an argument over as lone surrogates; text arguments
+    (questions, ids, languages) must be text, while file names may be any bytes."""
+    after_path_option = False
+    for position, arg in enumerate(argv, start=1):
+        is_path = after_path_option or arg.startswith(tuple(f"{o}=" for o in _PATH_OPTIONS))
+        after_path_option = arg in _PATH_OPTIONS
+        if is_path:
+            continue
+        bad = next((i for i, ch in enumerate(arg) if "\udc80" <= ch <= "\udcff"), None)
+        if bad is not None:
+            byte = ord(arg[bad]) - 0xDC00
+            return (
+                f"Error: argument {position} is not valid UTF-8 "
+                f"(byte 0x{byte:02x} at character {bad + 1}); type the text in UTF-8"
+            )
+    return None
+
+
+def utf8_output() -> None:
+    """stdout and stderr in UTF-8 whatever the locale says: JSON output is always valid UTF-8
+    (an undecodable file name is printed with backslash escapes, never as raw bytes)."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(encoding="utf-8", errors="backslashreplace")
 
 
 def parse_ask(argv: list[str]) -> dict[str, Any] | None:
@@ -64,14 +96,17 @@ def _ask(opts: dict[str, Any]) -> int | None:
 
     from ..ask import ask_named_game
     from ..db import KbError, connect, default_db_path
+    from ..lookup import check_language, check_text
     from .render import ask_output
 
     try:
+        check_text(opts["question"], "QUESTION")
         conn = connect(Path(opts["db"]) if opts["db"] else default_db_path())
     except KbError:
         return None
     with conn:
         try:
+            check_language(conn, opts["lang"])
             result = ask_named_game(
                 conn, opts["question"], game=opts["game"], lang=opts["lang"], limit=opts["limit"]
             )
@@ -89,6 +124,11 @@ def _ask(opts: dict[str, Any]) -> int | None:
 
 
 def main() -> None:
+    utf8_output()
+    problem = undecodable_argument(sys.argv[1:])
+    if problem:
+        print(problem, file=sys.stderr)
+        sys.exit(2)
     opts = parse_ask(sys.argv[1:])
     status = _ask(opts) if opts is not None else None
     if status is not None:

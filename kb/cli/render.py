@@ -243,9 +243,10 @@ def ask_output(result: dict[str, Any], as_json: bool = False) -> str:
         import json
 
         return json.dumps(result, ensure_ascii=False, indent=2)
+    note = f"Note: {result['cut']}\n" if result.get("cut") else ""
     if not result["confident"]:
-        return f"No confident match for {result['query']!r}."
-    return ask(result)
+        return f"{note}No confident match for {result['query']!r}."
+    return note + ask(result)
 
 
 def ask(result: dict[str, Any]) -> str:
