@@ -76,37 +76,83 @@ def _choice(value: str, choices: tuple[str, ...], key: str, where: str) -> str:
     return value
 
 
-_GAME_KEYS = {"name", "publisher", "aliases", "keywords"}
-_DOC_KEYS = {
-    "file",
-    "id",
-    "game",
-    "ruleset",
-    "title",
-    "lang",
-    "provenance",
-    "era",
-    "version",
-    "effective",
-    "publisher",
-    "source",
-    "license",
-    "notes",
-    "preset",
-    "variants",
-    "headings",
-    "drop_lines",
-    "fillers",
-    "numbering",
+# The schema of each kind of table: its keys and the type of each value. ``[str]`` is a list
+# of strings, ``[dict]`` a list of tables (checked by their own schema when parsed).
+_TYPE_NAMES = {str: "a string", int: "a whole number", dict: "a table", list: "a list"}
+_GAME_KEYS: dict[str, Any] = {"name": str, "publisher": str, "aliases": [str], "keywords": [str]}
+_DOC_KEYS: dict[str, Any] = {
+    "file": str,
+    "id": str,
+    "game": str,
+    "ruleset": str,
+    "title": str,
+    "lang": str,
+    "provenance": str,
+    "era": str,
+    "version": str,
+    "effective": str,
+    "publisher": str,
+    "source": str,
+    "license": str,
+    "notes": str,
+    "preset": str,
+    "variants": [dict],
+    "headings": [dict],
+    "drop_lines": [str],
+    "fillers": [str],
+    "numbering": str,
 }
-_VARIANT_KEYS = {"marker", "variant", "lang", "provenance", "preset", "title"}
-_HEADING_KEYS = {"pattern", "level", "ruleset", "era", "insert_title"}
+_VARIANT_KEYS: dict[str, Any] = {
+    "marker": str, "variant": str, "lang": str, "provenance": str, "preset": str, "title": str,
+}  # fmt: skip
+_HEADING_KEYS: dict[str, Any] = {
+    "pattern": str, "level": int, "ruleset": str, "era": str, "insert_title": str,
+}  # fmt: skip
 
 
-def _check_keys(entry: dict[str, Any], allowed: set[str], where: str) -> None:
-    unknown = sorted(set(entry) - allowed)
+def _type_name(value: Any) -> str:
+    names = {bool: "true/false", int: "a whole number", float: "a number", str: "a string"}
+    names.update({list: "a list", dict: "a table"})
+    return names.get(type(value), f"a {type(value).__name__} value")
+
+
+def _is(value: Any, kind: type) -> bool:
+    return isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+
+
+def _check_keys(entry: dict[str, Any], schema: dict[str, Any], where: str) -> None:
+    """Unknown keys, and values (and list items) of the wrong type, name the entry and key."""
+    unknown = sorted(set(entry) - set(schema))
     if unknown:
         raise IngestError(MANIFEST, f"{where}: unknown field(s) {', '.join(unknown)}")
+    for key, value in entry.items():
+        kind = schema[key]
+        item_kind = kind[0] if isinstance(kind, list) else None
+        expected = f"a list of {_TYPE_NAMES[item_kind]}s" if item_kind else _TYPE_NAMES[kind]
+        if not _is(value, list if item_kind else kind):
+            raise IngestError(
+                MANIFEST, f"{where}: field '{key}' must be {expected}, not {_type_name(value)}"
+            )
+        for i, item in enumerate(value if item_kind else ()):
+            if not _is(item, item_kind):
+                raise IngestError(
+                    MANIFEST,
+                    f"{where}: field '{key}' item {i + 1} ({item!r}) must be "
+                    f"{_TYPE_NAMES[item_kind]}, not {_type_name(item)}",
+                )
+
+
+def _inside(corpus: Path, file: str, where: str) -> None:
+    """A listed file must be a file of the corpus folder: an absolute path, ``..`` or a link
+    out of the folder would ingest (and publish) any file the build can read."""
+    path = Path(file)
+    root = corpus.resolve()
+    if (
+        path.is_absolute()
+        or ".." in path.parts
+        or not (corpus / path).resolve().is_relative_to(root)
+    ):
+        raise IngestError(MANIFEST, f"{where}: file {file!r} is outside the corpus folder {corpus}")
 
 
 def _parse_game(key: str, entry: Any) -> Game:
@@ -162,13 +208,14 @@ def _parse_heading(entry: Any, where: str) -> HeadingHint:
     )
 
 
-def _parse_document(entry: Any, index: int, games: dict[str, Game]) -> DocumentSpec:
+def _parse_document(entry: Any, index: int, games: dict[str, Game], corpus: Path) -> DocumentSpec:
     where = f"[[documents]] #{index + 1}"
     if not isinstance(entry, dict):
         raise IngestError(MANIFEST, f"{where} must be a table")
     file = _require(entry, "file", where)
     where = f"[[documents]] {file!r}"
     _check_keys(entry, _DOC_KEYS, where)
+    _inside(corpus, file, where)
     doc_id = _require(entry, "id", where)
     if not _ID.match(doc_id):
         raise IngestError(
@@ -252,7 +299,7 @@ def load_manifest(corpus: Path) -> Manifest:
     documents_list = data.get("documents", [])
     if not isinstance(documents_list, list):
         raise IngestError(MANIFEST, "documents must be an array of tables ([[documents]])")
-    documents = [_parse_document(entry, i, games) for i, entry in enumerate(documents_list)]
+    documents = [_parse_document(entry, i, games, corpus) for i, entry in enumerate(documents_list)]
     seen_ids: dict[str, str] = {}
     seen_files: set[str] = set()
     for doc in documents:
@@ -268,6 +315,14 @@ def load_manifest(corpus: Path) -> Manifest:
             raise IngestError(doc.file, f"listed in {MANIFEST} but not found in {corpus}")
     listed = {doc.file for doc in documents}
     unlisted = [p for p in corpus_files(corpus) if p.name not in listed]
+    for path in unlisted:
+        if not path.resolve().is_relative_to(corpus.resolve()):
+            raise IngestError(path.name, f"links to a file outside the corpus folder {corpus}")
+    if not documents and not unlisted:
+        suffixes = ", ".join(sorted(s for s in _DOCUMENT_SUFFIXES if s))
+        raise IngestError(
+            str(corpus), f"no documents: no {suffixes} file and no [[documents]] in {MANIFEST}"
+        )
     return Manifest(
         corpus=corpus, games=games, documents=documents, unlisted=unlisted, warnings=warnings
     )

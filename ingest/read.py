@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import codecs
 import hashlib
+import os
+import stat
 import unicodedata
 from pathlib import Path
 
@@ -146,17 +148,27 @@ def read_file(
     """Read one corpus file and return its decoded text, or raise IngestError naming it."""
     name = path.name
     try:
-        data = path.read_bytes()
+        # The size is checked before reading, and never more than the limit is read (the file
+        # may grow meanwhile): a 1 GB file costs a stat, not a gigabyte of memory.
+        with path.open("rb") as f:
+            info = os.fstat(f.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise IngestError(name, "not a regular file")
+            if info.st_size > max_bytes:
+                raise IngestError(
+                    name, f"file is {info.st_size:,} bytes; the limit is {max_bytes:,}"
+                )
+            data = f.read(max_bytes + 1)
     except FileNotFoundError:
         raise IngestError(name, "file not found") from None
     except IsADirectoryError:
         raise IngestError(name, "is a directory, not a file") from None
     except OSError as exc:
         raise IngestError(name, f"cannot read: {exc.strerror}") from None
+    if len(data) > max_bytes:
+        raise IngestError(name, f"file is over {max_bytes:,} bytes, the limit")
     if not data.strip():
         raise IngestError(name, "file is empty" if not data else "file contains only whitespace")
-    if len(data) > max_bytes:
-        raise IngestError(name, f"file is {len(data):,} bytes; the limit is {max_bytes:,}")
     text, encoding = decode(data, name)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     for no, line in enumerate(text.split("\n"), start=1):

@@ -7,15 +7,22 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from ingest.errors import IngestError
 from ingest.pipeline import run_pipeline
 
-from .store import Progress, write_database
+from .store import Progress, prepare_target, write_database
 
 
 def build(corpus: Path, db_path: Path, progress: Progress | None = None) -> dict[str, Any]:
-    """Build ``db_path`` from ``corpus``; return a summary. Raises IngestError on bad input."""
+    """Build ``db_path`` from ``corpus``; return a summary.
+
+    Raises KbError when ``db_path`` cannot be written (checked before any work) and
+    IngestError on bad input; either way the previous database is left as it was."""
     started = time.perf_counter()
+    cleaned = prepare_target(db_path)
     result = run_pipeline(corpus, progress)
+    if not any(d.rules for d in result.documents):
+        raise IngestError(str(corpus), "no rules found in any document")
     counts = write_database(result, db_path, progress)
     by_game_lang: Counter[tuple[str, str]] = Counter()
     repairs: Counter[str] = Counter()
@@ -47,4 +54,5 @@ def build(corpus: Path, db_path: Path, progress: Progress | None = None) -> dict
         ],
         "repairs_by_rule": dict(sorted(repairs.items())),
         "warnings": result.warnings,
+        "cleaned": cleaned,
     }

@@ -1,14 +1,21 @@
 """Bad input: one line naming the file and the cause, a non-zero exit, the old database intact.
 
-Each case runs the real ``kb build`` command in its own process against a copy of the corpus
-with one defect added, after a good build has written the database.
+Each build case runs the real ``kb build`` command in its own process against a copy of the
+corpus with one defect added, after a good build has written the database. The command-line
+cases run the other commands with arguments an attacker or a careless user would type. Every
+case of issue 14 is here: undecodable arguments, an empty or unknown id or language, a
+manifest item of the wrong type or a path out of the corpus, a 1 GB file, an empty corpus, a
+missing or unwritable database folder.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -82,6 +89,77 @@ def _missing_folder(corpus: Path) -> tuple[Path, str]:
     return corpus, f"{corpus}: corpus folder does not exist"
 
 
+def _edit_manifest(corpus: Path, old: str, new: str) -> None:
+    manifest = corpus / "sources.toml"
+    text = manifest.read_text(encoding="utf-8")
+    assert old in text
+    manifest.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _list_item_type(corpus: Path) -> tuple[Path, str]:
+    _edit_manifest(corpus, 'aliases = ["fow", ', 'aliases = ["fow", 7, ')
+    return corpus, (
+        "sources.toml: [games.fow]: field 'aliases' item 2 (7) must be a string, not a whole number"
+    )
+
+
+def _date_for_a_string(corpus: Path) -> tuple[Path, str]:
+    _edit_manifest(corpus, 'effective = "2017-08-18"', "effective = 2017-08-18")
+    return corpus, (
+        "sources.toml: [[documents]] 'fow-cr-7.0.txt': field 'effective' must be a string, "
+        "not a date value"
+    )
+
+
+def _absolute_path(corpus: Path) -> tuple[Path, str]:
+    _edit_manifest(corpus, 'file = "fow-cr-7.0.txt"', 'file = "/etc/os-release"')
+    return corpus, "'/etc/os-release' is outside the corpus folder"
+
+
+def _parent_path(corpus: Path) -> tuple[Path, str]:
+    outside = corpus.parent / "outside.txt"
+    shutil.copy(corpus / "fow-cr-7.0.txt", outside)
+    _edit_manifest(corpus, 'file = "fow-cr-7.0.txt"', 'file = "../outside.txt"')
+    return corpus, "file '../outside.txt' is outside the corpus folder"
+
+
+def _link_out(corpus: Path) -> tuple[Path, str]:
+    (corpus / "notes.txt").symlink_to("/etc/os-release")
+    return corpus, "notes.txt: links to a file outside the corpus folder"
+
+
+def _one_gigabyte(corpus: Path) -> tuple[Path, str]:
+    with (corpus / "huge.txt").open("wb") as f:
+        f.truncate(1024**3)  # sparse: a gigabyte to read, no gigabyte on disk
+    return corpus, "huge.txt: file is 1,073,741,824 bytes; the limit is 67,108,864"
+
+
+def _empty_corpus(corpus: Path) -> tuple[Path, str]:
+    shutil.rmtree(corpus)
+    corpus.mkdir()
+    return corpus, "no documents: no .md, .text, .txt file and no [[documents]] in sources.toml"
+
+
+def _manifest_only(corpus: Path) -> tuple[Path, str]:
+    for path in corpus.glob("*.txt"):
+        path.unlink()
+    manifest = corpus / "sources.toml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").split("[[documents]]")[0])
+    return corpus, "no documents"
+
+
+def _no_rules(corpus: Path) -> tuple[Path, str]:
+    shutil.rmtree(corpus)
+    corpus.mkdir()
+    (corpus / "title.txt").write_text("A title and nothing else\n", encoding="utf-8")
+    return corpus, "no rules found in any document"
+
+
+def _manifest_not_utf8(corpus: Path) -> tuple[Path, str]:
+    (corpus / "sources.toml").write_bytes("[games.x]\nname = 'été'\n".encode("latin-1"))
+    return corpus, "sources.toml: not valid UTF-8"
+
+
 CASES: dict[str, BuildCase] = {
     "empty file": _empty,
     "binary file with NUL bytes": _binary,
@@ -91,6 +169,16 @@ CASES: dict[str, BuildCase] = {
     "malformed manifest": _malformed_manifest,
     "manifest with an invalid value": _invalid_manifest_value,
     "corpus folder does not exist": _missing_folder,
+    "manifest list item of the wrong type": _list_item_type,
+    "manifest date where a string belongs": _date_for_a_string,
+    "manifest file is an absolute path": _absolute_path,
+    "manifest file climbs out with ..": _parent_path,
+    "a link out of the corpus folder": _link_out,
+    "1 GB file": _one_gigabyte,
+    "empty corpus": _empty_corpus,
+    "manifest and no document": _manifest_only,
+    "documents without rules": _no_rules,
+    "manifest not UTF-8": _manifest_not_utf8,
 }
 
 
@@ -129,3 +217,133 @@ def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
     result = kb("stats", "--db", str(fake))
     assert result.returncode == 1
     assert result.stderr.startswith(f"Error: {fake}: not a knowledge base")
+
+
+def test_a_1_gb_file_is_refused_without_reading_it(corpus_copy: Path, tmp_path: Path) -> None:
+    """The size is checked before the file is read: the build's peak memory stays far below
+    the gigabyte it would need to read the file first."""
+    _one_gigabyte(corpus_copy)
+    command = [sys.executable, "-m", "kb", "build", "--corpus", str(corpus_copy), "--quiet"]
+    proc = subprocess.Popen(
+        [*command, "--db", str(tmp_path / "kb.sqlite")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    stderr = proc.stderr.read().decode() if proc.stderr else ""
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    assert proc.returncode == 1 and "huge.txt: file is 1,073,741,824 bytes" in stderr
+    assert usage.ru_maxrss < 300 * 1024, f"peak memory {usage.ru_maxrss // 1024} MB"
+
+
+def _unwritable_folder(tmp_path: Path) -> Path:
+    """A folder this process cannot write in: /sys for root (root may write anywhere else)."""
+    if os.geteuid() == 0:
+        return Path("/sys")
+    folder = tmp_path / "read-only"
+    folder.mkdir(mode=0o555)
+    return folder
+
+
+def test_database_folder_is_checked_before_the_pipeline_runs(
+    corpus_copy: Path, tmp_path: Path
+) -> None:
+    missing = tmp_path / "new" / "dir" / "kb.sqlite"
+    result = kb("build", "--corpus", str(corpus_copy), "--db", str(missing), "--quiet")
+    assert result.returncode == 1
+    assert result.stderr.strip() == (
+        f"Error: {missing}: folder {missing.parent} does not exist "
+        "(kb build does not create folders); nothing was built"
+    )
+    assert not (tmp_path / "new").exists(), "kb build created folders"
+    folder = _unwritable_folder(tmp_path)
+    result = kb("build", "--corpus", str(corpus_copy), "--db", str(folder / "kb.sqlite"))
+    assert result.returncode == 1
+    errors = result.stderr.strip().splitlines()
+    # No progress line: the check comes before the pipeline (it used to fail after it).
+    assert len(errors) == 1 and errors[0].startswith(f"Error: {folder / 'kb.sqlite'}: cannot write")
+    result = kb("build", "--corpus", str(corpus_copy), "--db", str(tmp_path))
+    assert result.returncode == 2
+    assert result.stderr.strip() == (
+        f"Error: Invalid value for '--db': File '{tmp_path}' is a directory. (see kb build --help)"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# The other commands
+
+UNDECODABLE = os.fsdecode(b"\xe9t\xe9")  # Latin-1 "été": what a non-UTF-8 terminal sends
+
+
+def _one_line_error(result: subprocess.CompletedProcess[str], expected: str) -> None:
+    assert result.returncode != 0, result.stdout[-300:]
+    errors = [line for line in result.stderr.splitlines() if line.strip()]
+    assert errors == [errors[0]] and errors[0].startswith("Error: "), result.stderr
+    assert expected in errors[0], errors[0]
+    assert "Traceback" not in result.stderr
+
+
+COMMAND_CASES = {
+    "search, undecodable text": (
+        ["search", "--", UNDECODABLE],
+        "argument 3 is not valid UTF-8 (byte 0xe9 at character 1)",
+    ),
+    "ask --json, undecodable question": (
+        ["ask", "--json", UNDECODABLE],
+        "argument 3 is not valid UTF-8 (byte 0xe9 at character 1)",
+    ),
+    "card, undecodable name": (["card", f"x{UNDECODABLE}"], "argument 2 is not valid UTF-8"),
+    "show, empty id": (["show", ""], "RULE_ID is empty"),
+    "show, blank id": (["show", "  "], "RULE_ID is empty"),
+    "compare, empty document": (["compare", ""], "DOCUMENT is empty"),
+    "card, empty name": (["card", ""], "NAME is empty"),
+    "timing, empty game": (["timing", ""], "GAME is empty"),
+    "history, empty rule": (["history", ""], "RULE is empty"),
+    "diff, empty version": (["diff", "", "fow-cr-8.01"], "OLD is empty"),
+    "variant-diff, empty rule": (["variant-diff", ""], "RULE_ID is empty"),
+    "ask, empty question": (["ask", ""], "QUESTION is empty"),
+    "search, empty text": (["search", " "], "TEXT is empty"),
+    "ask, unknown language": (["ask", "--lang", "xx", "honest"], "unknown language 'xx'"),
+    "search, unknown language": (["search", "--lang", "xx", "honest"], "unknown language 'xx'"),
+    "search, unknown game": (["search", "--game", "nope", "honest"], "unknown game 'nope'"),
+}
+
+
+@pytest.mark.parametrize("case", list(COMMAND_CASES))
+def test_bad_arguments_are_one_line_errors(case: str, built_db: Path) -> None:
+    args, expected = COMMAND_CASES[case]
+    _one_line_error(run_kb(*args, db=built_db), expected)
+
+
+def test_json_output_is_utf8_whatever_the_locale(built_db: Path) -> None:
+    env = {**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONIOENCODING": "ascii"}
+    out = subprocess.run(
+        [sys.executable, "-m", "kb", "ask", "--json", "Honest đấu Honest", "--db", str(built_db)],
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout.decode("utf-8"))  # strict: raises on invalid UTF-8
+    assert data["query"] == "Honest đấu Honest" and data["answer"]["type"] == "vs"
+
+
+def test_a_long_question_is_cut_and_says_so(built_db: Path) -> None:
+    question = "honest vs honest " * 400  # 6,800 characters
+    text = run_kb("ask", question, db=built_db)
+    assert text.stdout.startswith(
+        "Note: The question was cut to 500 characters "
+        "(the limit is 500 characters or 40 distinct words).\n"
+    )
+    assert "Honest vs Honest" in text.stdout
+    data = json.loads(run_kb("ask", "--json", question, db=built_db).stdout)
+    assert data["cut"].startswith("The question was cut to 500 characters")
+    assert len(data["query"]) <= 500
+    many = " ".join(f"word{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(60))
+    search = run_kb("search", many, db=built_db)
+    assert search.stdout.startswith(
+        "Note: The search text was cut to its first 24 distinct words"
+    ), search.stdout[:200]
+    for command, kind in (("ask", "A QUESTION"), ("search", "TEXT")):
+        help_text = " ".join(run_kb(command, "--help").stdout.split())
+        assert f"{kind} over " in help_text and " distinct words is cut to that" in help_text

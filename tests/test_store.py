@@ -41,3 +41,37 @@ def test_a_failed_write_leaves_the_previous_database_and_no_temporary_file(
         write_database(_result(tmp_path, "nope"), target)
     assert target.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["kb.sqlite"]
+
+
+def test_temp_files_of_dead_builds_are_removed_and_reported_and_live_ones_kept(
+    tmp_path: Path,
+) -> None:
+    """A temporary file nobody holds a lock on was left by a build that died (kill -9): the
+    next build removes it and says so. One still locked by a running build is kept."""
+    import fcntl
+    import os
+
+    from kb.store import prepare_target
+
+    target = tmp_path / "kb.sqlite"
+    dead = tmp_path / ".kb.sqlite.tmp-4000001"
+    dead.write_bytes(b"\0" * 2_000_000)
+    live = tmp_path / ".kb.sqlite.tmp-4000002"
+    live.write_bytes(b"")
+    other = tmp_path / ".other.sqlite.tmp-4000003"  # another database's: not ours to touch
+    other.write_bytes(b"")
+    fd = os.open(live, os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # held as a running build holds its own
+    try:
+        notes = prepare_target(target)
+        # This process holds the lock through another open file: a second build's view.
+        assert notes == [
+            "removed .kb.sqlite.tmp-4000001 (2.0 MB), left by a build that did not finish"
+        ]
+        assert not dead.exists() and live.exists() and other.exists()
+        write_database(_result(tmp_path, "fow"), target)
+        assert live.exists(), "a running build's temporary file was removed"
+    finally:
+        os.close(fd)
+    write_database(_result(tmp_path, "fow"), target)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".other.sqlite.tmp-4000003", "kb.sqlite"]

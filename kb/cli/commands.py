@@ -117,10 +117,14 @@ def build(corpus: Path | None, db_path: Path | None, as_json: bool, quiet: bool)
         summary = run_build(corpus or bundled_corpus(), target, progress)
     except IngestError as exc:
         raise click.ClickException(f"{exc} (nothing written; {target} is unchanged)") from None
+    except KbError as exc:
+        raise click.ClickException(f"{exc}; nothing was built") from None
     except OSError as exc:
         raise click.ClickException(
             f"{target}: cannot write the database: {exc.strerror or exc}"
         ) from None
+    for note in summary["cleaned"]:
+        click.echo(f"note: {note}", err=True)
     if as_json:
         _print_json(summary)
         return
@@ -483,4 +487,17 @@ def serve(db_path: Path | None, port: int, host: str, get_path: str | None) -> N
 
 
 def main() -> None:
-    cli(prog_name="kb")
+    """Run the CLI; every error, usage errors included, is one line on stderr."""
+    try:
+        status = cli.main(prog_name="kb", standalone_mode=False)
+    except click.UsageError as exc:
+        command = exc.ctx.command_path if exc.ctx else "kb"
+        click.echo(f"Error: {exc.format_message()} (see {command} --help)", err=True)
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(1)
+    sys.exit(status if isinstance(status, int) else 0)
