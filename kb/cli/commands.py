@@ -473,7 +473,15 @@ def history(rule: str, game: str, db_path: Path | None, as_json: bool) -> None:
 @click.option(
     "--get", "get_path", default=None, help="Print one page instead of serving (e.g. --get /)."
 )
-def serve(db_path: Path | None, port: int, host: str, get_path: str | None) -> None:
+@click.option(
+    "--public",
+    is_flag=True,
+    help="For a site anyone can reach: the smaller SQL row and time budget of "
+    "kb/data/limits.toml [public_settings], no CSV streaming, a cap on connections. "
+    "Limits on SQL functions, 414, 400 and security headers apply always. "
+    "See docs/deploy.md.",
+)
+def serve(db_path: Path | None, port: int, host: str, get_path: str | None, public: bool) -> None:
     """Serve the knowledge base as a website (Datasette, read-only).
 
     Example: kb serve --port 8001, then open http://127.0.0.1:8001/
@@ -481,7 +489,9 @@ def serve(db_path: Path | None, port: int, host: str, get_path: str | None) -> N
     from ..web.serve import ServeError, serve_site
 
     try:
-        serve_site(db_path or default_db_path(), host=host, port=port, get_path=get_path)
+        serve_site(
+            db_path or default_db_path(), host=host, port=port, get_path=get_path, public=public
+        )
     except ServeError as exc:
         raise click.ClickException(str(exc)) from None
 

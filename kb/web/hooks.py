@@ -20,9 +20,12 @@ import queries
 
 from ..db import register_functions
 from ..labels import authority, language_name
+from ..limits import limits
 from . import routes
+from .asgi import public_wrapper
 from .html import segments_html
 from .site_config import site_metadata
+from .sqlguard import guard
 from .urls import ask_url, card_search_url, compare_url, diff_url, search_url, timing_url
 from .views import kb_database
 
@@ -58,10 +61,23 @@ def register_routes(datasette: Datasette) -> list[tuple[str, Any]]:
 
 
 @hookimpl
-def prepare_connection(conn: sqlite3.Connection) -> None:
+def asgi_wrapper(datasette: Datasette) -> Any:
+    """414 for overlong URLs, 400 instead of 500 on bad parameters, security headers
+    (kb.web.asgi)."""
+    max_url_bytes = limits()["web"]["max_url_bytes"]
+    return lambda app: public_wrapper(app, max_url_bytes)
+
+
+@hookimpl
+def prepare_connection(conn: sqlite3.Connection, database: str) -> None:
     """``kb_match(:q, :mode)`` on every connection: the canned queries and the SQL editor
-    search like the CLI."""
+    search like the CLI. The limits and authorizer of kb.web.sqlguard on every connection
+    but Datasette's own in-memory ones (``_internal``, which it writes, and the ``_memory``
+    connection of /-/versions, which creates tables to test FTS): no visitor's SQL reaches
+    them, as ``kb serve`` publishes no in-memory database."""
     register_functions(conn)
+    if database not in ("_internal", "_memory"):
+        guard(conn)
 
 
 @hookimpl

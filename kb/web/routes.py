@@ -23,6 +23,7 @@ from datasette.utils.asgi import NotFound, Request, Response
 
 from ..db import KbError
 from .html import card_names, rules_html
+from .offload import offload, text_arg
 from .pages import ask as ask_pages
 from .pages import cards as card_pages
 from .pages import compare as compare_pages
@@ -93,10 +94,10 @@ async def rule(datasette: Datasette, request: Request) -> Response:
 
 async def search(datasette: Datasette, request: Request) -> Response:
     args = request.args
-    data = await query(
+    data = await offload(
         datasette,
         rule_pages.search,
-        args.get("q") or "",
+        text_arg(request, "q", "search"),
         game=args.get("game") or "",
         lang=args.get("lang") or "",
         limit=int_arg(request, "limit", rule_pages.SEARCH_LIMIT),
@@ -211,10 +212,10 @@ def _ask_page(
 
 async def ask(datasette: Datasette, request: Request) -> Response:
     args = request.args
-    data, html = await query(
+    data, html = await offload(
         datasette,
         _ask_page,
-        args.get("q") or "",
+        text_arg(request, "q", "question"),
         args.get("game") or "",
         args.get("lang") or "",
         int_arg(request, "limit", ask_pages.ASK_LIMIT),

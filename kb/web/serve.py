@@ -25,11 +25,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..db import KbError, connect
+from ..limits import limits
 from .site_config import ConfigError, site_settings
 from .views import DB_NAME
 
 if TYPE_CHECKING:
     from datasette.app import Datasette
+
+
+# Connections and tasks a public server serves at once; more are answered 503 by uvicorn.
+PUBLIC_MAX_CONNECTIONS = 256
 
 
 class ServeError(Exception):
@@ -46,22 +51,34 @@ def check_database(db_path: Path | str) -> Path:
     return path
 
 
-def make_datasette(db_path: Path | str, **settings: Any) -> Datasette:
+def make_datasette(
+    db_path: Path | str,
+    *,
+    public: bool = False,
+    web_limits: dict[str, Any] | None = None,
+    **settings: Any,
+) -> Datasette:
     """A Datasette instance for the website: ``db_path`` immutable as ``kb``, settings from
     site/settings.json, the kb.web plugin registered.
 
-    Used by ``kb serve``, the page tests (``make_datasette(path).client.get("/")``) and the
-    load check, so all three see the same site.
+    ``public``: the settings of [public_settings] in kb/data/limits.toml replace those of
+    site/settings.json (a smaller row and time budget for arbitrary SQL, no CSV streaming).
+    ``web_limits`` replaces some of [web] (the ask and search workers' budget) for this
+    instance. Used by ``kb serve``, the page tests (``make_datasette(path).client.get("/")``)
+    and the load check, so all three see the same site.
     """
     from datasette.app import Datasette
     from datasette.database import Database
 
     _register_plugin()
+    if public:
+        settings = {**limits()["public_settings"], **settings}
     try:
         config = site_settings(**settings)
     except ConfigError as exc:
         raise ServeError(str(exc)) from None
     ds = Datasette(settings=config)
+    ds._kb_web_limits = {**limits()["web"], **(web_limits or {})}  # read by kb.web.offload
     # With no file given, Datasette adds an empty in-memory database; the site has only one.
     if "_memory" in ds.databases:
         ds.remove_database("_memory")
@@ -106,14 +123,16 @@ def serve_site(
     host: str = "127.0.0.1",
     port: int = 8001,
     get_path: str | None = None,
+    public: bool = False,
 ) -> None:
     """Serve the site until interrupted; with ``get_path``, print that one page and return.
 
     Like ``datasette --get``: a page that does not answer 200 is an error (ServeError), after
-    its body is printed.
+    its body is printed. ``public``: see make_datasette; uvicorn also caps the connections
+    it serves at once (more get 503) and sends no Server header.
     """
     path = check_database(db_path)
-    ds = make_datasette(path)
+    ds = make_datasette(path, public=public)
     if get_path is not None:
         status, text, location = asyncio.run(_get(ds, get_path))
         print(text)
@@ -124,8 +143,25 @@ def serve_site(
     _check_port(host, port)
     import uvicorn
 
-    print(f"Serving {path} read-only at http://{host}:{port}/ (Ctrl-C to stop)", file=sys.stderr)
-    uvicorn.run(ds.app(), host=host, port=port, log_level="info", lifespan="on", workers=1)
+    from .asgi import MAX_TARGET_BYTES
+
+    mode = "public, " if public else ""
+    print(
+        f"Serving {path} ({mode}read-only) at http://{host}:{port}/ (Ctrl-C to stop)",
+        file=sys.stderr,
+    )
+    uvicorn.run(
+        ds.app(),
+        host=host,
+        port=port,
+        log_level="info",
+        lifespan="on",
+        workers=1,
+        # Long request lines reach kb.web.asgi, which answers 414 (uvicorn would reset them).
+        h11_max_incomplete_event_size=MAX_TARGET_BYTES,
+        limit_concurrency=PUBLIC_MAX_CONNECTIONS if public else None,
+        server_header=not public,
+    )
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -136,8 +172,11 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 @contextmanager
-def running_site(db_path: Path | str, *, timeout: float = 30.0) -> Iterator[str]:
-    """Run ``kb serve`` in a child process on a free loopback port; yield its base URL.
+def running_site(
+    db_path: Path | str, *, timeout: float = 30.0, public: bool = False
+) -> Iterator[str]:
+    """Run ``kb serve`` (``--public`` if asked) in a child process on a free loopback port;
+    yield its base URL.
 
     A real server for the browser tests and the load check, stopped on exit. Its log goes to a
     temporary file (a pipe nobody reads would fill up and block the server), shown in the
@@ -146,6 +185,7 @@ def running_site(db_path: Path | str, *, timeout: float = 30.0) -> Iterator[str]
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     command = [sys.executable, "-m", "kb", "serve", "--db", str(db_path), "--port", str(port)]
+    command += ["--public"] if public else []
     with tempfile.TemporaryFile("w+") as log:
         proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         try:
