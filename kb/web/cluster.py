@@ -1,0 +1,233 @@
+"""N ``kb serve --public`` replicas on loopback behind HAProxy: the deployment of
+docs/deploy.md, run on one machine for tests/test_replicas.py and bench/replicas.py.
+
+HAProxy (Debian's, installed by scripts/install-haproxy.sh) balances on the fewest
+connections, checks every replica's health twice a second, and retries a request that a
+replica failed to answer (refused connection, reset, empty answer) on another replica: a
+replica killed mid-run costs no request. The database is immutable, so every replica serves
+the same file and none needs to know of the others.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from .serve import ServeError, free_port
+
+HAPROXY = Path("/usr/sbin/haproxy")
+
+CONFIG = """\
+global
+    maxconn 1024
+
+defaults
+    mode http
+    timeout connect 2s
+    timeout client 30s
+    timeout server 30s
+    timeout check 2s
+    # A request a replica did not answer goes to another one (GET and HEAD are idempotent).
+    retries 3
+    option redispatch 1
+    retry-on conn-failure empty-response junk-response response-timeout
+    option httpchk GET /-/versions.json
+    default-server check inter 500ms fall 2 rise 2
+
+frontend kb
+    bind 127.0.0.1:{port}
+    default_backend replicas
+
+backend replicas
+    balance leastconn
+{servers}
+
+# HAProxy's own counters (CSV at /stats;csv), on loopback only, for the test and the bench.
+listen stats
+    bind 127.0.0.1:{stats_port}
+    stats enable
+    stats uri /stats
+"""
+
+
+@dataclass
+class Cluster:
+    """A running cluster: its base URL (HAProxy) and its replicas' processes and ports."""
+
+    base: str
+    stats_url: str
+    replicas: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    ports: list[int] = field(default_factory=list)
+
+    def servers(self) -> dict[str, dict[str, str]]:
+        """HAProxy's view of each replica (r1, r2...): ``status`` (UP, DOWN), ``stot``
+        (requests sent to it), ``retr`` (retried elsewhere), ``eresp`` (failed answers)."""
+        import csv
+        import io
+
+        with urllib.request.urlopen(self.stats_url + ";csv", timeout=5) as response:
+            text = response.read().decode().removeprefix("# ")
+        rows = csv.DictReader(io.StringIO(text))
+        return {r["svname"]: r for r in rows if r["pxname"] == "replicas" and r["svname"][0] == "r"}
+
+    def kill(self, index: int) -> None:
+        """kill -9 one replica (and so its workers, whose input closes)."""
+        os.kill(self.replicas[index].pid, signal.SIGKILL)
+        self.replicas[index].wait()
+
+
+def haproxy_config(port: int, replica_ports: list[int], stats_port: int) -> str:
+    servers = "\n".join(f"    server r{i + 1} 127.0.0.1:{p}" for i, p in enumerate(replica_ports))
+    return CONFIG.format(port=port, servers=servers, stats_port=stats_port)
+
+
+def _wait_for(url: str, proc: subprocess.Popen[bytes], log: IO[str], timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None or time.monotonic() > deadline:
+            log.seek(0)
+            raise ServeError(f"{url} did not start: {log.read()[-2000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.1)
+
+
+@contextmanager
+def _process(command: list[str], url: str, timeout: float) -> Iterator[subprocess.Popen[bytes]]:
+    with tempfile.TemporaryFile("w+") as log:
+        proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            _wait_for(url, proc, log, timeout)
+            yield proc
+        finally:
+            if proc.poll() is None:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+
+
+@contextmanager
+def running_cluster(
+    db_path: Path | str, replicas: int = 3, timeout: float = 60.0
+) -> Iterator[Cluster]:
+    """Start ``replicas`` × ``kb serve --public`` and HAProxy in front; yield the Cluster."""
+    if not HAPROXY.exists():
+        raise ServeError(f"{HAPROXY} not found: run scripts/install-haproxy.sh")
+    ports = [free_port() for _ in range(replicas)]
+    with ExitStack() as stack, tempfile.TemporaryDirectory() as tmp:
+        procs = []
+        for port in ports:
+            command = [sys.executable, "-m", "kb", "serve", "--public", "--db", str(db_path)]
+            url = f"http://127.0.0.1:{port}/-/versions.json"
+            procs.append(
+                stack.enter_context(_process([*command, "--port", str(port)], url, timeout))
+            )
+        front, stats = free_port(), free_port()
+        config = Path(tmp) / "haproxy.cfg"
+        config.write_text(haproxy_config(front, ports, stats), encoding="utf-8")
+        check = subprocess.run([str(HAPROXY), "-c", "-q", "-f", str(config)], capture_output=True)
+        if check.returncode:
+            raise ServeError(f"haproxy rejects its configuration: {check.stderr.decode()}")
+        base = f"http://127.0.0.1:{front}"
+        stack.enter_context(
+            _process([str(HAPROXY), "-db", "-f", str(config)], base + "/-/versions.json", timeout)
+        )
+        stats_url = f"http://127.0.0.1:{stats}/stats"
+        yield Cluster(base=base, stats_url=stats_url, replicas=procs, ports=ports)
+
+
+def percentile(sorted_values: list[float], p: float) -> float:
+    """Nearest-rank percentile of already sorted values (0 when there are none)."""
+    if not sorted_values:
+        return 0.0
+    rank = max(1, round(p / 100 * len(sorted_values)))
+    return sorted_values[min(rank, len(sorted_values)) - 1]
+
+
+@dataclass
+class Load:
+    """What a bounded load run saw: every request's path, status, start and latency."""
+
+    results: list[tuple[str, int, float, float]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def summary(self, since: float = 0.0, until: float = float("inf")) -> dict[str, Any]:
+        chosen = [r for r in self.results if since <= r[2] < until]
+        latencies = sorted(r[3] for r in chosen)
+        span = (max(r[2] + r[3] for r in chosen) - min(r[2] for r in chosen)) if chosen else 0
+        return {
+            "requests": len(chosen),
+            "failed": sum(1 for r in chosen if r[1] != 200),
+            "throughput": round(len(chosen) / span, 1) if span else 0.0,
+            "p50_ms": round(percentile(latencies, 50) * 1000, 1),
+            "p95_ms": round(percentile(latencies, 95) * 1000, 1),
+            "p99_ms": round(percentile(latencies, 99) * 1000, 1),
+            "max_ms": round((latencies[-1] if latencies else 0) * 1000, 1),
+        }
+
+
+def drive(
+    base: str,
+    paths: list[str],
+    *,
+    clients: int,
+    seconds: float,
+    max_requests: int,
+    at: dict[float, Any] | None = None,
+) -> Load:
+    """GET ``paths`` in turn from ``clients`` threads, for at most ``seconds`` and
+    ``max_requests``; ``at`` maps a second of the run to an action (kill a replica)."""
+    import httpx
+
+    load = Load()
+    lock = threading.Lock()
+    started = time.perf_counter()
+    issued = 0
+
+    def worker(n: int) -> None:
+        nonlocal issued
+        with httpx.Client(base_url=base, timeout=30) as client:
+            i = n
+            while True:
+                with lock:
+                    if issued >= max_requests or time.perf_counter() - started > seconds:
+                        return
+                    issued += 1
+                path = paths[i % len(paths)]
+                i += clients
+                t0 = time.perf_counter()
+                try:
+                    status = client.get(path).status_code
+                except httpx.HTTPError as exc:
+                    status = 0
+                    with lock:
+                        load.errors.append(f"{path}: {type(exc).__name__}")
+                with lock:
+                    load.results.append((path, status, t0 - started, time.perf_counter() - t0))
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(clients)]
+    for t in threads:
+        t.start()
+    for second, action in sorted((at or {}).items()):
+        time.sleep(max(0.0, second - (time.perf_counter() - started)))
+        action()
+    for t in threads:
+        t.join()
+    return load
