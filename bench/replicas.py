@@ -63,7 +63,9 @@ def run(db: Path, args: argparse.Namespace) -> dict[str, Any]:
         "after_kill": load.summary(since=args.kill_at),
         "errors": load.errors[:10],
         "haproxy": {
-            name: {k: row.get(k, "") for k in ("status", "stot", "wretr", "wredis", "eresp", "econ")}
+            name: {
+                k: row.get(k, "") for k in ("status", "stot", "wretr", "wredis", "eresp", "econ")
+            }
             for name, row in servers.items()
         },
         "ok": load.summary()["failed"] == 0 and not load.errors,

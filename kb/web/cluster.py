@@ -48,6 +48,10 @@ defaults
 
 frontend kb
     bind 127.0.0.1:{port}
+    # What no page needs is refused before it reaches a replica.
+    http-request deny deny_status 405 unless METH_GET || METH_HEAD
+    http-request return status 414 content-type text/plain string "414 URI Too Long" \
+        if {{ url_len gt 8192 }}
     default_backend replicas
 
 backend replicas
@@ -142,7 +146,7 @@ def running_cluster(
         front, stats = free_port(), free_port()
         config = Path(tmp) / "haproxy.cfg"
         config.write_text(haproxy_config(front, ports, stats), encoding="utf-8")
-        check = subprocess.run([str(HAPROXY), "-c", "-q", "-f", str(config)], capture_output=True)
+        check = subprocess.run([str(HAPROXY), "-c", "-f", str(config)], capture_output=True)
         if check.returncode:
             raise ServeError(f"haproxy rejects its configuration: {check.stderr.decode()}")
         base = f"http://127.0.0.1:{front}"
