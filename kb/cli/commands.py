@@ -111,9 +111,14 @@ def build(corpus: Path | None, db_path: Path | None, as_json: bool, quiet: bool)
             click.echo(f"  … {message}", err=True)
 
     from ..paths import bundled_corpus
+    from ..store import prepare_target
 
     target = db_path or default_db_path()
     try:
+        # Checked (and stale temp files removed) before the pipeline; said at once, so the
+        # note is out even if this build dies too.
+        for note in prepare_target(target):
+            click.echo(f"note: {note}", err=True)
         summary = run_build(corpus or bundled_corpus(), target, progress)
     except IngestError as exc:
         raise click.ClickException(f"{exc} (nothing written; {target} is unchanged)") from None
@@ -123,8 +128,6 @@ def build(corpus: Path | None, db_path: Path | None, as_json: bool, quiet: bool)
         raise click.ClickException(
             f"{target}: cannot write the database: {exc.strerror or exc}"
         ) from None
-    for note in summary["cleaned"]:
-        click.echo(f"note: {note}", err=True)
     if as_json:
         _print_json(summary)
         return
