@@ -84,12 +84,15 @@ def trial(
         os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     stderr = proc.stderr.read() if proc.stderr else ""
+    left = temp_files(db)
     return {
         "killed": killed,
+        # Killed before the rename (its temp file is left), not just before the process ended.
+        "killed_while_writing": killed and any(p.name.endswith(f"-{proc.pid}") for p in left),
         "after_ms": round(delay * 1000),
         "database_intact": counts(db) == good,
         "stale_removed_and_reported": stderr.count("note: removed ."),
-        "temp_files_after_kill": len(temp_files(db)),
+        "temp_files_after_kill": len(left),
     }
 
 
@@ -114,9 +117,10 @@ def run(trials: int, seed: int) -> dict[str, Any]:
             "trials": trials,
             "seed": seed,
             "write_seconds": round(write_seconds, 2),
-            "killed_while_writing": sum(r["killed"] for r in results),
+            "killed": sum(r["killed"] for r in results),
+            "killed_while_writing": sum(r["killed_while_writing"] for r in results),
             "damaged_databases": sum(not r["database_intact"] for r in results),
-            "temp_files_left_by_kills": sum(r["killed"] for r in results),
+            "temp_files_left_by_kills": sum(r["killed_while_writing"] for r in results),
             "temp_files_before_final_build": before_final,
             "stale_removed_and_reported": sum(r["stale_removed_and_reported"] for r in results)
             + final_stderr.count("note: removed ."),
@@ -144,6 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         for i, r in enumerate(report["results"], 1):
             what = f"killed after {r['after_ms']:>4} ms" if r["killed"] else "finished first"
+            what += " (in the write)" if r["killed_while_writing"] else ""
             print(
                 f"trial {i:>2}: {what}; database intact: {r['database_intact']}; "
                 f"stale files removed and reported: {r['stale_removed_and_reported']}; "
@@ -151,8 +156,9 @@ def main(argv: list[str] | None = None) -> int:
             )
         print(
             f"{report['trials']} trials (seed {report['seed']}, write phase "
-            f"{report['write_seconds']} s): {report['killed_while_writing']} killed while "
-            f"writing, {report['damaged_databases']} damaged databases; "
+            f"{report['write_seconds']} s): {report['killed']} killed, "
+            f"{report['killed_while_writing']} of them while writing the database, "
+            f"{report['damaged_databases']} damaged databases; "
             f"{report['stale_removed_and_reported']} stale temp files removed and reported; "
             f"after the final build: {report['temp_files_after_final_build']} temp files"
         )

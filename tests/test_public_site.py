@@ -222,3 +222,10 @@ def test_ask_and_search_pages_run_in_worker_processes(site: Site) -> None:
     pool = site.ds._kb_worker_pool
     pids = {w.proc.pid for w in pool.idle}
     assert pids and os.getpid() not in pids and len(pids) <= pool.size
+
+
+def test_a_long_id_in_the_path_is_not_found_not_a_server_error(site: Site) -> None:
+    """Found by the fuzz: a 5,000-character document id made the LIKE prefix lookup exceed
+    SQLite's pattern limit (a 500); the limit is now above the longest URL."""
+    response = site.get("/compare/" + "honest-vs-" * 500)
+    assert response.status_code == 404

@@ -111,7 +111,10 @@ def _wait_for(url: str, proc: subprocess.Popen[bytes], log: IO[str], timeout: fl
 
 
 @contextmanager
-def _process(command: list[str], url: str, timeout: float) -> Iterator[subprocess.Popen[bytes]]:
+def running_process(
+    command: list[str], url: str, timeout: float
+) -> Iterator[subprocess.Popen[bytes]]:
+    """Run ``command`` until the context ends, once ``url`` answers (its log kept aside)."""
     with tempfile.TemporaryFile("w+") as log:
         proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         try:
@@ -141,7 +144,7 @@ def running_cluster(
             command = [sys.executable, "-m", "kb", "serve", "--public", "--db", str(db_path)]
             url = f"http://127.0.0.1:{port}/-/versions.json"
             procs.append(
-                stack.enter_context(_process([*command, "--port", str(port)], url, timeout))
+                stack.enter_context(running_process([*command, "--port", str(port)], url, timeout))
             )
         front, stats = free_port(), free_port()
         config = Path(tmp) / "haproxy.cfg"
@@ -151,7 +154,9 @@ def running_cluster(
             raise ServeError(f"haproxy rejects its configuration: {check.stderr.decode()}")
         base = f"http://127.0.0.1:{front}"
         stack.enter_context(
-            _process([str(HAPROXY), "-db", "-f", str(config)], base + "/-/versions.json", timeout)
+            running_process(
+                [str(HAPROXY), "-db", "-f", str(config)], base + "/-/versions.json", timeout
+            )
         )
         stats_url = f"http://127.0.0.1:{stats}/stats"
         yield Cluster(base=base, stats_url=stats_url, replicas=procs, ports=ports)
