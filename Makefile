@@ -2,7 +2,7 @@
 PY := .venv/bin/python
 KB := .venv/bin/kb
 
-.PHONY: install test lint format build serve bench clean
+.PHONY: install test lint format build serve bench bench-public clean
 
 install:
 	python3.11 -m venv .venv && .venv/bin/pip install -q -e '.[test]'
@@ -24,6 +24,10 @@ serve: build
 
 bench:
 	$(PY) bench/ask_quality.py && $(PY) bench/ask_speed.py && $(PY) bench/align_quality.py && $(PY) bench/load_check.py
+
+# Issue 14's trials: hostile input, fuzz, kill -9, replicas (HAProxy: scripts/install-haproxy.sh).
+bench-public:
+	$(PY) bench/abuse.py && $(PY) bench/fuzz.py && $(PY) bench/kill9.py && $(PY) bench/replicas.py
 
 clean:
 	rm -f kb.sqlite && rm -rf .pytest_cache test-artifacts

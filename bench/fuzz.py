@@ -299,13 +299,32 @@ class Probe:
         return self.finish()
 
 
+def get(port: int, path: str, redirects: int = 3) -> tuple[int, str]:
+    """GET on a fresh connection, following redirects; (0, error) when the connection fails.
+
+    http.client, not httpx: httpx refuses to send a URL over 64 KB, which is a fair input."""
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        body = response.read().decode("utf-8", "replace")
+        location = response.getheader("location") or ""
+        if response.status in (301, 302, 303, 307, 308) and redirects and location.startswith("/"):
+            return get(port, location, redirects - 1)
+        return response.status, body
+    except (OSError, http.client.HTTPException) as exc:
+        return 0, f"{type(exc).__name__}: {exc}"
+    finally:
+        conn.close()
+
+
 def p95(values: list[float]) -> float:
     return values[max(0, round(0.95 * len(values)) - 1)] if values else 0.0
 
 
 def fuzz_web(db: Path, n: int) -> dict[str, Any]:
-    import httpx
-
     from kb.web.cluster import running_process
     from kb.web.serve import free_port
 
@@ -327,9 +346,8 @@ def fuzz_web(db: Path, n: int) -> dict[str, Any]:
     base = f"http://127.0.0.1:{port}"
     command = [sys.executable, "-m", "kb", "serve", "--public", "--db", str(db)]
     with running_process([*command, "--port", str(port)], base + "/-/versions.json", 60) as proc:
-        client = httpx.Client(base_url=base, timeout=60, follow_redirects=True)
         for path in PROBE + ["/ask?q=honest", "/search?q=honest"] * 3:  # warm, both workers
-            client.get(path)
+            get(port, path)
         probe = Probe(base)
         before, _ = probe.measure(15.0)
         probe.start()
@@ -338,11 +356,7 @@ def fuzz_web(db: Path, n: int) -> dict[str, Any]:
         for path in paths:
             cpu0 = _cpu(proc.pid)
             t0 = time.perf_counter()
-            try:
-                response = client.get(path)
-                status, body = response.status_code, response.text
-            except (httpx.HTTPError, httpx.InvalidURL) as exc:
-                status, body = 0, type(exc).__name__
+            status, body = get(port, path)
             results.append(
                 {
                     "path": path,
@@ -350,6 +364,7 @@ def fuzz_web(db: Path, n: int) -> dict[str, Any]:
                     "seconds": time.perf_counter() - t0,
                     "cpu": _cpu(proc.pid) - cpu0,
                     "traceback": "Traceback" in body,
+                    "error": body[:200] if status == 0 else "",
                 }
             )
         during, probe_failures = probe.finish()
@@ -364,6 +379,11 @@ def fuzz_web(db: Path, n: int) -> dict[str, Any]:
         "failed_connections": statuses.get(0, 0),
         "tracebacks": sum(r["traceback"] for r in results),
         "examples_5xx": [r["path"][:120] for r in results if r["status"] >= 500][:5],
+        "examples_failed": [
+            {"path": r["path"][:120], "length": len(r["path"]), "error": r["error"]}
+            for r in results
+            if r["status"] == 0
+        ][:5],
         "cpu_max_s": round(worst["cpu"], 3),
         "cpu_max_path": worst["path"][:120],
         "over_budget": sum(1 for r in results if r["cpu"] > CPU_BUDGET),

@@ -306,6 +306,11 @@ COMMAND_CASES = {
     "ask, unknown language": (["ask", "--lang", "xx", "honest"], "unknown language 'xx'"),
     "search, unknown language": (["search", "--lang", "xx", "honest"], "unknown language 'xx'"),
     "search, unknown game": (["search", "--game", "nope", "honest"], "unknown game 'nope'"),
+    # Found by bench/fuzz.py: a LIKE pattern over SQLite's limit ended in a traceback.
+    "compare, 60,000-character id": (
+        ["compare", "NEAR(a b) " * 6000],
+        "DOCUMENT is 60,000 characters long; the limit is 1,000",
+    ),
 }
 
 

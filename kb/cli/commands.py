@@ -16,7 +16,7 @@ import click
 
 from ..ask.limits import MAX_ASK_LIMIT
 from ..db import ENV_DB, KbError, connect, default_db_path
-from ..limits import cap, limit_text
+from ..limits import cap, limit_text, limits
 
 
 def _db_option(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -39,9 +39,22 @@ def _not_empty(ctx: click.Context, param: click.Parameter, value: str) -> str:
     return value
 
 
-def text_argument(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """A required text argument: an empty or blank value is a usage error, not "everything"."""
-    return click.argument(name, callback=_not_empty)
+def _an_id(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    limit = limits()["arguments"]["max_id_chars"]
+    if len(value) > limit:
+        raise click.ClickException(
+            f"{param.human_readable_name} is {len(value):,} characters long; the limit is {limit:,}"
+        )
+    return _not_empty(ctx, param, value)
+
+
+def text_argument(
+    name: str, *, capped: bool = False
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A required text argument: an empty or blank value is an error, not "everything"; an
+    id over the limit of kb/data/limits.toml too. ``capped``: text that kb.limits cuts
+    instead (a question, search text)."""
+    return click.argument(name, callback=_not_empty if capped else _an_id)
 
 
 def data_options(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -202,7 +215,7 @@ def show(rule_id: str, db_path: Path | None, as_json: bool) -> None:
 
 
 @cli.command(epilog=f"TEXT over {limit_text('search')} is cut to that, and the output says so.")
-@text_argument("text")
+@text_argument("text", capped=True)
 @click.option("--game", default="", help="Only this game (fow, vanguard, yugioh).")
 @click.option("--lang", default="", help="Only passages in this language (en, vi, zh).")
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 200))
@@ -241,7 +254,7 @@ def search(
 @cli.command(
     epilog=f"A QUESTION over {limit_text('question')} is cut to that, and the answer says so."
 )
-@text_argument("question")
+@text_argument("question", capped=True)
 @click.option("--game", default="", help="Only this game (fow, vanguard, yugioh, or an alias).")
 @click.option("--lang", default="", help="Preferred language of the shown passages (en, vi, zh).")
 @click.option(
