@@ -160,15 +160,19 @@ def measure_build(sizes: dict[str, list[int]], timeout: float) -> list[dict[str,
                 command += ["--db", str(Path(tmp) / "kb.sqlite"), "--quiet"]
                 env = {**os.environ, "PYTHONPATH": str(REPO)}
                 proc = subprocess.Popen(
-                    command, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+                    command, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
                 )
                 deadline = time.monotonic() + timeout
-                while proc.poll() is None and time.monotonic() < deadline:
+                timed_out = False
+                while True:  # wait4, not poll: poll would reap the process and its usage
+                    pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+                    if pid:
+                        break
+                    if time.monotonic() > deadline and not timed_out:
+                        timed_out = True
+                        proc.kill()
                     time.sleep(0.05)
-                timed_out = proc.poll() is None
-                if timed_out:
-                    proc.kill()
-                _, status, usage = os.wait4(proc.pid, 0)
+                proc.returncode = os.waitstatus_to_exitcode(status)
                 rows.append(
                     {
                         "shape": shape,
