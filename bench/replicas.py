@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -61,7 +62,12 @@ def run(db: Path, args: argparse.Namespace) -> dict[str, Any]:
         "all": load.summary(),
         "before_kill": load.summary(until=args.kill_at),
         "after_kill": load.summary(since=args.kill_at),
-        "errors": load.errors[:10],
+        "errors": load.errors[:10]
+        + [
+            f"HTTP {status} {path} at {t:.1f} s"
+            for path, status, t, _ in load.results
+            if status != 200
+        ][:10],
         "haproxy": {
             name: {
                 k: row.get(k, "") for k in ("status", "stot", "wretr", "wredis", "eresp", "econ")
@@ -69,6 +75,7 @@ def run(db: Path, args: argparse.Namespace) -> dict[str, Any]:
             for name, row in servers.items()
         },
         "ok": load.summary()["failed"] == 0 and not load.errors,
+        "load_average": os.getloadavg(),
     }
 
 
@@ -92,6 +99,7 @@ def print_report(report: dict[str, Any]) -> None:
         )
     for error in report["errors"]:
         print(f"  error: {error}")
+    print(f"load average after the run: {', '.join(f'{x:.1f}' for x in report['load_average'])}")
     print("no failed request: OK" if report["ok"] else "FAIL: some requests failed")
 
 

@@ -190,7 +190,7 @@ def test_ask_over_its_time_budget_answers_503_and_the_next_one_is_answered(
         response = slow.get("/ask.json?q=honest+vs+honest")
         assert response.status_code == 503
         assert response.json()["error"] == (
-            "Too slow: this request took longer than its 0.001 s budget."
+            "Too slow: this request needed more than its 0.001 s of CPU."
         )
         slow.ds._kb_web_limits["budget_seconds"] = 30.0  # a new pool reads it: new loop
         slow.close()
@@ -199,6 +199,23 @@ def test_ask_over_its_time_budget_answers_503_and_the_next_one_is_answered(
         assert answered.status_code == 200 and answered.json()["answer"]["type"] == "vs"
     finally:
         slow.close()
+
+
+def test_a_worker_past_the_wall_clock_ceiling_is_killed_and_replaced(built_db: Path) -> None:
+    stuck = Site(built_db, web_limits={"wall_seconds": 0.001})
+    try:
+        response = stuck.get("/ask.json?q=honest+vs+honest")
+        assert response.status_code == 503
+        assert response.json()["error"] == "Too slow: no answer within 0.001 s; try again."
+        pool = stuck.ds._kb_worker_pool
+        pool.wall = 60.0
+        answered = stuck.get("/ask.json?q=honest+vs+honest")  # by a new worker
+        assert answered.status_code == 200 and answered.json()["answer"]["type"] == "vs"
+        # The killed worker's place was taken again, never more than the pool's size.
+        assert pool.count <= pool.size
+        assert all(w.proc.returncode is None for w in pool.idle)
+    finally:
+        stuck.close()
 
 
 def test_more_questions_than_workers_wait_then_get_503_busy(built_db: Path) -> None:

@@ -8,8 +8,9 @@ priority it delays nothing. The numbers are in kb/data/limits.toml [web]:
 * ``workers`` processes at most, started on first use and kept;
 * a request waits at most ``queue_seconds`` for a free worker: then 503 "busy" (at most
   four waiting requests per worker; more get 503 at once);
-* a request may take ``budget_seconds``: SQLite is interrupted then, and a worker still
-  computing a little later is killed and replaced; either way 503 "too slow", at once.
+* a request may use ``budget_seconds`` of CPU: SQLite is interrupted then (503 "too slow",
+  at once); a request still unanswered after ``wall_seconds`` (computing where SQLite cannot
+  interrupt it, or starved of CPU) has its worker killed and replaced, and gets 503 too.
 
 Routes call ``offload(datasette, fn, *args)`` where they would call ``kb.web.views.query``:
 ``fn`` is a module-level function ``fn(conn, *args, **kwargs)`` and its exceptions (NotFound,
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
     from datasette.utils.asgi import Request
 
 T = TypeVar("T")
-GRACE_SECONDS = 0.25  # past the budget, before a worker that does not answer is killed
 START_SECONDS = 60.0  # a worker's start (imports) on a slow machine
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 
@@ -75,6 +75,7 @@ class WorkerPool:
         self.size = int(web["workers"])
         self.queue_seconds = float(web["queue_seconds"])
         self.budget = float(web["budget_seconds"])
+        self.wall = float(web["wall_seconds"])
         self.loop = asyncio.get_running_loop()
         self.idle: list[_Worker] = []
         self.waiting: collections.deque[asyncio.Future[_Worker]] = collections.deque()
@@ -139,14 +140,14 @@ class WorkerPool:
         worker = await self._acquire()
         request = (module, name, args, kwargs, self.budget)
         try:
-            kind, value = await asyncio.wait_for(worker.call(request), self.budget + GRACE_SECONDS)
-        except BaseException:  # over budget, cancelled, or the worker died: never reused
+            kind, value = await asyncio.wait_for(worker.call(request), self.wall)
+        except BaseException:  # no answer in time, cancelled, or the worker died: never reused
             worker.kill()
             self.loop.create_task(self._replace())
             raise
         self._release(worker)
         if kind == "interrupted":
-            raise TimeoutError
+            raise Busy(f"Too slow: this request needed more than its {self.budget:g} s of CPU.")
         if kind == "error":
             raise value
         return value
@@ -190,9 +191,7 @@ async def offload(datasette: Datasette, fn: Any, *args: Any, **kwargs: Any) -> A
     try:
         return await pool.run(fn.__module__, fn.__qualname__, args, kwargs)
     except (TimeoutError, asyncio.IncompleteReadError, BrokenPipeError, ConnectionError):
-        raise Busy(
-            f"Too slow: this request took longer than its {pool.budget:g} s budget."
-        ) from None
+        raise Busy(f"Too slow: no answer within {pool.wall:g} s; try again.") from None
 
 
 def text_arg(request: Request, name: str, kind: str) -> str:

@@ -4,7 +4,8 @@
 frame (4-byte length, then a pickle). A request is ``(module, function name, args, kwargs,
 budget in seconds)``; the function is called as ``fn(conn, *args, **kwargs)`` on the
 worker's own read-only connection (the same functions, limits and authorizer as Datasette's
-connections), and SQLite is interrupted when the budget is spent. The answer is
+connections), and SQLite is interrupted when the request has used its budget of CPU time
+(this thread's, so time spent waiting for a core does not count). The answer is
 ``("ok", value)``, ``("error", exception)`` or ``("interrupted", None)``.
 
 The worker lowers its own priority (nice 10), so on a busy machine the server's pages come
@@ -49,15 +50,15 @@ def _picklable(exc: BaseException) -> BaseException:
 
 def serve(path: str, requests: BinaryIO, answers: BinaryIO) -> None:
     conn = connect(path)
-    deadline = [float("inf")]
-    conn.set_progress_handler(lambda: int(time.monotonic() > deadline[0]), 1000)
+    deadline = [float("inf")]  # in this thread's CPU seconds
+    conn.set_progress_handler(lambda: int(time.thread_time() > deadline[0]), 1000)
     # The page modules, imported before saying "ready": the budget counts work, not imports.
     importlib.import_module("kb.web.routes")
     write_frame(answers, ("ready", os.getpid()))
     while (request := read_frame(requests)) is not None:
         module, name, args, kwargs, budget = request
         fn = getattr(importlib.import_module(module), name)
-        deadline[0] = time.monotonic() + budget
+        deadline[0] = time.thread_time() + budget
         try:
             answer: tuple[str, Any] = ("ok", fn(conn, *args, **kwargs))
         except sqlite3.OperationalError as exc:
