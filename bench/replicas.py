@@ -36,15 +36,13 @@ PATHS = [
 
 
 def run(db: Path, args: argparse.Namespace) -> dict[str, Any]:
-    import httpx
-
     from kb.web.cluster import drive, running_cluster
 
     with running_cluster(db, replicas=args.replicas) as cluster:
-        with httpx.Client(base_url=cluster.base, timeout=30) as client:
-            for _ in range(2):  # every replica's first page and first worker
-                for path in PATHS:
-                    client.get(path).raise_for_status()
+        # Every replica's first pages and both its workers, as many clients as the run.
+        warm = drive(cluster.base, PATHS, clients=args.clients, seconds=60, max_requests=80)
+        if {r[1] for r in warm.results} != {200}:
+            raise SystemExit(f"warm-up failed: {sorted({r[1] for r in warm.results})}")
         victim = args.replicas - 1
         load = drive(
             cluster.base,
