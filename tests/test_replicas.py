@@ -19,12 +19,12 @@ def test_a_replica_killed_mid_run_costs_no_request(built_db: Path) -> None:
     with running_cluster(built_db, replicas=3) as cluster:
         warm = drive(cluster.base, PATHS, clients=3, seconds=30.0, max_requests=3 * len(PATHS))
         assert {r[1] for r in warm.results} == {200}, warm.results  # every replica's workers
-        kill_at = 3.0
+        kill_at = 2.5
         load = drive(
             cluster.base,
             PATHS,
             clients=4,
-            seconds=8.0,
+            seconds=6.0,
             max_requests=2_000,
             at={kill_at: lambda: cluster.kill(2)},
         )
