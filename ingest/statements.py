@@ -59,21 +59,26 @@ class Lexicon:
         folded = fold(text)
         return next((m for m, pattern in self.modalities if pattern.search(folded)), "")
 
-    def modality_at(self, text: str, position: int) -> str:
-        """The modality that governs a word at ``position`` (in the folded text): the first
-        marker after it ("Shrink ... cannot be activated"), else the last one before it
-        ("chỉ có thể kích hoạt Magic Cylinder")."""
+    def modal_marks(self, text: str) -> list[tuple[int, int, str]]:
+        """(start, end, modality) of every modality cue of a text (folded positions); of
+        overlapping cues ("cannot" holds "can") the longest."""
         folded = fold(text)
         marks = sorted(
             (m.start(), m.end(), kind)
             for kind, pattern in self.modalities
             for m in pattern.finditer(folded)
         )
-        # Of overlapping markers ("cannot" holds "can"), the longest.
         kept: list[tuple[int, int, str]] = []
         for start, end, kind in sorted(marks, key=lambda m: (m[0], -(m[1] - m[0]))):
             if not kept or start >= kept[-1][1]:
                 kept.append((start, end, kind))
+        return kept
+
+    def modality_at(self, text: str, position: int) -> str:
+        """The modality that governs a word at ``position`` (in the folded text): the first
+        marker after it ("Shrink ... cannot be activated"), else the last one before it
+        ("chỉ có thể kích hoạt Magic Cylinder")."""
+        kept = self.modal_marks(text)
         after = [k for s, _, k in kept if s >= position]
         if after:
             return after[0]
@@ -126,7 +131,9 @@ class Lexicon:
             if value is None:
                 continue
             before = folded[max(0, m.start() - 40) : m.start()]
-            bound = next((b for b, pattern in self.bounds if pattern.search(before)), "")
+            # The bound word nearest the number governs it ("must contain at least forty").
+            hits = [(h.start(), b) for b, pattern in self.bounds if (h := pattern.search(before))]
+            bound = max(hits)[1] if hits else ""
             out.append((bound, value, m.end()))
         return out
 

@@ -259,3 +259,25 @@ def test_spellings() -> None:
     from kb.ask.forms import spelled
 
     assert "cannot draw" in spelled(["can't draw"]) and "can't draw" in spelled(["cannot draw"])
+
+
+def test_yes_no_from_the_sentence_that_states_it(conn: sqlite3.Connection) -> None:
+    """A yes/no question answered by one sentence of the best passage: the verdict follows the
+    sentence's modality and cites it."""
+    answer = ask(conn, "FoW: can a resonator with [Precision] attack a recovered J/resonator")[
+        "answer"
+    ]
+    assert answer["verdict"] == "yes"
+    assert any("[Precision]" in b["quote"] and " can " in b["quote"] for b in answer["because"])
+    assert all(b["rule"].startswith("fow-cr-") for b in answer["because"])
+
+
+def test_a_sentence_about_a_narrower_subject_decides_nothing(conn: sqlite3.Connection) -> None:
+    """ "A J/resonator with [Swiftness] can attack the turn it is put into a field" says
+    nothing of J/resonators without it; a negated question is not read against a modality."""
+    for question in (
+        "FoW: can a resonator attack the turn it comes into the field",
+        "can a vanguard card belong to no nation",
+    ):
+        answer = ask(conn, question)["answer"]
+        assert answer is None or answer.get("verdict") is None, (question, answer)

@@ -23,9 +23,10 @@ from .outcome import what_happens
 from .permission import when, yes_no
 from .quantity import how_many, in_passages
 from .restriction import copies, status
+from .statement import modal_sentence
 
 RESOLVERS = {
-    "yesno": [status, yes_no],
+    "yesno": [status, yes_no, modal_sentence],
     "when": [when],
     "which_first": [priority],
     "what_happens": [what_happens],

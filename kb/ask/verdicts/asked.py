@@ -114,6 +114,17 @@ def _unread_cjk(u: Understood, folded: str, games: dict[str, list[str]]) -> list
     return CJK_RUN.findall(rest)
 
 
+@cache
+def cue_words() -> frozenset[str]:
+    """The words of the cues that say what a question asks ("max", "size"): words of the
+    question's form, not of its subject, whether or not the index holds them."""
+    data = query_data()
+    quantity = data["quantity"]
+    cues = [*quantity["cues"], *quantity["limits"], *sum(quantity["asks"].values(), [])]
+    cues += [c for v in data["kinds"].values() for c in v if isinstance(c, str)]
+    return frozenset(w for cue in cues for w in folded_words(cue).split())
+
+
 class Asked:
     """What a question asks for, beyond what understanding found in it."""
 
@@ -151,7 +162,8 @@ class Asked:
             if w not in known
             and not (parts[w] and all(p in known for p in parts[w]))
             and not CJK_RUN.search(w)
-            and not w.isdigit()
+            and not re.fullmatch(r"[\d.,]+", w)  # numbers and versions ("8.01")
+            and w not in cue_words()
         ]
         self.unknown += _unread_cjk(u, folded, load_vocabulary(conn).games)
 

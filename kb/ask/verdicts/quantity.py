@@ -180,29 +180,48 @@ MIN_COVERAGE = 0.7
 PASSAGES = 3
 
 
+def _counts(fact: Fact, counted: set[str]) -> bool:
+    """The fact counts what the question counts: in the same unit, or in a general one the
+    fact qualifies by it ("4 cards that are heal triggers" counts heal triggers)."""
+    if fact["unit"] in counted:
+        return True
+    if fact["unit"] not in _GENERIC:
+        return False
+    qualifier = {stem(w) for w in words(fact["condition"])}
+    for unit in counted:
+        named = {stem(w) for w in re.split(r"[-\s]+", unit.partition(":")[2]) if w}
+        if unit.startswith("term:") and named and named <= qualifier:
+            return True
+    return False
+
+
 def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
-    """The number of the best passage for the question: the passages kb ask ranks first hold
-    the rule; of its quantity facts, the ones counting what the question counts (all of them
-    when it counts nothing named), one value."""
+    """The number of the best passages for the question: the passages kb ask ranks first hold
+    the rule. The first of them with a number counting what the question counts (its only
+    number when the question counts nothing named) answers, when it has one value and every
+    other top passage counting the same agrees."""
     if asked.unknown:
         return None
     top = [p for p in asked.passages[:PASSAGES] if p["features"]["coverage"] >= MIN_COVERAGE]
     facts = run(conn, "verdict_rule_quantities", ids=[p["id"] for p in top])
-    if not facts:
-        return None
+    versions = re.findall(r"\d+\.\d+", u.text)
+    if versions:
+        facts = [f for f in facts if f["version"] in versions]
+    facts = _newest(facts)
+    counted = _counted(u, _concepts(u, asked))
     by_rule: dict[str, list[Fact]] = {}
     for f in facts:
-        by_rule.setdefault(f["rule"], []).append(f)
-    best = next(by_rule[p["id"]] for p in top if p["id"] in by_rule)
-    counted = _counted(u, _concepts(u, asked))
-    # What the question counts, when it names it; else the passage's only number.
-    matching = [f for f in best if f["unit"] in counted] if counted else best
-    matching = [f for f in matching if _qualified(f, u)]
-    bound = _bound_asked(u.text)
-    values = {_value(f, bound) for f in matching}
-    if len(values) != 1:
+        if (not counted or _counts(f, counted)) and _qualified(f, u):
+            by_rule.setdefault(f["rule"], []).append(f)
+    ranked = [by_rule[p["id"]] for p in top if p["id"] in by_rule]
+    if not ranked:
         return None
-    value = values.pop()
+    bound = _bound_asked(u.text)
+    values = [{_value(f, bound) for f in found} for found in ranked]
+    if len(values[0]) != 1 or (counted and any(v != values[0] for v in values[1:])):
+        return None
+    matching = ranked[0]
+    value = next(iter(values[0]))
     return Verdict(value, f"{value}: {matching[0]['quote']}", [because(conn, f) for f in matching],
                    kind="quantity", moment=matching[0]["moment"])  # fmt: skip
 
