@@ -281,3 +281,18 @@ def test_a_sentence_about_a_narrower_subject_decides_nothing(conn: sqlite3.Conne
     ):
         answer = ask(conn, question)["answer"]
         assert answer is None or answer.get("verdict") is None, (question, answer)
+
+
+def test_kb_show_gives_translations_and_the_english_gloss(built_db: Path) -> None:
+    """A translator sees a rule's aligned translations; a judge reading a rule of the
+    Vietnamese article gets its English gloss, marked as a community gloss."""
+    out = run_kb("show", "fow-basic:draw-phase.2", db=built_db)
+    assert out.returncode == 0, out.stderr
+    assert "↔ fow-basic-vi-mt1:" in out.stdout and "[vi]" in out.stdout
+    viet = run_kb("show", "ygo-damage-step:van-de-honest.5", "--json", db=built_db)
+    (view,) = json.loads(viet.stdout)
+    assert view["lang"] == "vi"
+    assert view["glosses"] and view["glosses"][0]["lang"] == "en"
+    assert "D.D. Warrior Lady" in view["glosses"][0]["text"]
+    text = run_kb("show", "ygo-damage-step:van-de-honest.5", db=built_db).stdout
+    assert "gloss [en, community gloss, not official]" in text

@@ -84,6 +84,10 @@ def rule(view: dict[str, Any]) -> str:
         lines.append(f"  └ {child['id']} [{label}] {textwrap.shorten(child['text'], 80)}")
     for tr in view.get("translations", []):
         lines.append(f"  ↔ {tr['id']} [{tr['lang']}] {textwrap.shorten(tr['text'], 80)}")
+    for g in view.get("glosses", []):
+        lines.append("")
+        lines.append(f"  gloss [{g['lang']}, {authority('gloss')}]:")
+        lines.append(wrap(g["text"], indent="  "))
     return "\n".join(lines)
 
 
