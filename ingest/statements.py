@@ -45,6 +45,9 @@ class Lexicon:
         self.chains = [(k, _alternation(v)) for k, v in data["chains"].items()]
         cond = data["conditions"]
         self.condition = _alternation([w for lang in LANGS for w in cond.get(lang, [])])
+        # A condition after its outcome: only the words that cannot open anything else there.
+        self.trailing = _alternation(cond.get("trailing", []))
+        self.not_conditions = frozenset(fold(w) for w in cond.get("not_after", []))
         self.number_words = {
             fold(w): n for lang in LANGS for w, n in data["numbers"].get(lang, {}).items()
         }
@@ -99,12 +102,13 @@ class Lexicon:
         return next((k for k, pattern in self.chains if pattern.search(folded)), "")
 
     def split_condition(self, sentence: str) -> tuple[str, str] | None:
-        """(condition, what follows) of a sentence that opens with a condition ("If X, Y";
-        "Nếu X thì Y"), else None."""
+        """(condition, what follows) of a sentence with a condition: opening it ("If X, Y";
+        "Nếu X thì Y") or after what follows ("Y if X": "You also win if the opponent
+        can't draw"), else None."""
         folded = fold(sentence)
         m = self.condition.match(folded.lstrip())
         if not m:
-            return None
+            return self._trailing_condition(sentence, folded)
         offset = len(folded) - len(folded.lstrip())
         body = sentence[offset + m.end() :]
         for marker in (", then ", " then ", " thì ", ", "):
@@ -112,6 +116,18 @@ class Lexicon:
             if at > 0:
                 return body[:at].strip(" ,"), body[at + len(marker) :].strip(" ,")
         return None
+
+    def _trailing_condition(self, sentence: str, folded: str) -> tuple[str, str] | None:
+        """ "Y if X": the condition word after the clause it governs, the clause a full
+        statement of its own (three words at least), the condition running to the end."""
+        m = self.trailing.search(folded)
+        before = folded[: m.start()].split() if m else []
+        # "as if" compares, "even if" concedes: neither makes a condition.
+        if not m or len(before) < 3 or before[-1] in self.not_conditions:
+            return None
+        outcome = sentence[: m.start()].strip(" ,")
+        condition = sentence[m.end() :].strip(" ,.")
+        return (condition, outcome) if condition else None
 
     def unit(self, text: str, after: int) -> str:
         """The word a number counts: the first word after it (position ``after`` in the folded

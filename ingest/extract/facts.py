@@ -297,11 +297,19 @@ def _from_quantities(ctx: _Context, rule: Rule, section: str) -> None:
                     condition=_qualifier(sentence, at), quote=sentence)  # fmt: skip
 
 
+# Sentences of the same rule after a condition's own that still tell what happens ("When a
+# card on the chase is canceled, remove it. If it is a card, put it into the graveyard.").
+_FOLLOWING = 2
+
+
 def _from_conditions(ctx: _Context, rule: Rule) -> None:
-    for sentence in split_sentences(rule.text):
+    sentences = split_sentences(rule.text)
+    for i, sentence in enumerate(sentences):
         parts = load_lexicon().split_condition(sentence)
         if parts:
             condition, outcome = parts
+            following = " ".join(sentences[i + 1 : i + 1 + _FOLLOWING])
+            outcome = f"{outcome.rstrip()} {following}".strip() if following else outcome
             found = concepts(ctx, condition, rule.lang, rule.game)
             ctx.add(rule, kind="outcome", source="sentence", condition=condition,
                     outcome=outcome, concepts=_ids(found), quote=sentence,
