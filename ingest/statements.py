@@ -10,6 +10,7 @@ ask reads questions with the same Lexicon.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -19,11 +20,11 @@ LANGS = ("en", "vi", "zh")
 _DIGITS = r"\d{1,3}(?:[,.]\d{3})+|\d+"
 
 
-def _alternation(phrases: list[str]) -> re.Pattern[str]:
-    """Whole-word alternation of folded phrases, longest first; CJK phrases anywhere. (One
-    pair of word-boundary checks around the whole alternation: one per phrase compiles
-    several times slower, and kb ask compiles these on every run.)"""
-    ordered = sorted({fold(p) for p in phrases if p.strip()}, key=lambda p: (-len(p), p))
+def _alternation(phrases: list[str], form: Callable[[str], str] = fold) -> re.Pattern[str]:
+    """Whole-word alternation of folded phrases (or of another ``form``), longest first; CJK
+    phrases anywhere. (One pair of word-boundary checks around the whole alternation: one
+    per phrase compiles several times slower, and kb ask compiles these on every run.)"""
+    ordered = sorted({form(p) for p in phrases if p.strip()}, key=lambda p: (-len(p), p))
     cjk = [re.escape(p) for p in ordered if CJK_RUN.search(p)]
     plain = [re.escape(p) for p in ordered if not CJK_RUN.search(p)]
     parts = [f"(?:{'|'.join(cjk)})"] if cjk else []
@@ -46,7 +47,8 @@ class Lexicon:
         cond = data["conditions"]
         self.condition = _alternation([w for lang in LANGS for w in cond.get(lang, [])])
         # A condition after its outcome: only the words that cannot open anything else there.
-        self.trailing = _alternation(cond.get("trailing", []))
+        # Matched with its accents: folded, Vietnamese "nếu" (if) is "nêu" (state).
+        self.trailing = _alternation(cond.get("trailing", []), str.lower)
         self.not_conditions = frozenset(fold(w) for w in cond.get("not_after", []))
         self.number_words = {
             fold(w): n for lang in LANGS for w, n in data["numbers"].get(lang, {}).items()
@@ -120,8 +122,8 @@ class Lexicon:
     def _trailing_condition(self, sentence: str, folded: str) -> tuple[str, str] | None:
         """ "Y if X": the condition word after the clause it governs, the clause a full
         statement of its own (three words at least), the condition running to the end."""
-        m = self.trailing.search(folded)
-        before = folded[: m.start()].split() if m else []
+        m = self.trailing.search(sentence.lower())
+        before = fold(sentence[: m.start()]).split() if m else []
         # "as if" compares, "even if" concedes: neither makes a condition.
         if not m or len(before) < 3 or before[-1] in self.not_conditions:
             return None

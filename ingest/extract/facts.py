@@ -183,11 +183,13 @@ def _from_card_sentences(ctx: _Context, rule: Rule) -> None:
         action = "chain" if "chain" in acts and "activate" not in acts else "activate"
         which = lexicon.chain(sentence)
         condition = (lexicon.split_condition(sentence) or ("", ""))[0]
-        # Cards named in the condition are its situation, not what the sentence allows.
-        stated = fold(sentence).find(fold(condition)) + len(condition) if condition else 0
-        named_in_condition = _ids([c for c in cards if c[0] < stated])
+        # Cards named in the condition (before or after what it governs) are its situation,
+        # not what the sentence allows.
+        at = folded.find(fold(condition)) if condition else -1
+        inside = (at, at + len(fold(condition))) if at >= 0 else (0, 0)
+        named_in_condition = _ids([c for c in cards if inside[0] <= c[0] < inside[1]])
         for start, _end, card in cards:
-            if start < stated:
+            if inside[0] <= start < inside[1]:
                 continue
             modality = lexicon.modality_at(sentence, start)
             if modality in ("can", "cannot", "only") and acts:
