@@ -296,3 +296,13 @@ def test_kb_show_gives_translations_and_the_english_gloss(built_db: Path) -> Non
     assert "D.D. Warrior Lady" in view["glosses"][0]["text"]
     text = run_kb("show", "ygo-damage-step:van-de-honest.5", db=built_db).stdout
     assert "gloss [en, community gloss, not official]" in text
+
+
+def test_an_old_version_cited_alone_is_said_to_be_superseded(conn: sqlite3.Connection) -> None:
+    from kb.ask.answers.common import source, warnings
+
+    old = source(conn, "fow-cr-7.0:402.3")
+    alone = warnings(conn, [old], [])
+    assert any("fow-cr-7.0 is superseded by fow-cr-8.01" in w for w in alone), alone
+    both = warnings(conn, [old, source(conn, "fow-cr-8.01:402.3a")], [])
+    assert not any("superseded" in w for w in both), both

@@ -272,10 +272,9 @@ def ask(result: dict[str, Any]) -> str:
             if a["timing"]
             else ""
         )
-        lines.append(
-            f"{' vs '.join(u['vs']) if u['vs'] else ', '.join(a['cards'])}  ·  {where}".strip(" ·")
-        )
-        lines.append("")
+        header = f"{' vs '.join(u['vs']) if u['vs'] else ', '.join(a['cards'])}  ·  {where}"
+        if header.strip(" ·"):  # what the answer is about, when it names a card or moment
+            lines += [header.strip(" ·"), ""]
         lines.append(wrap("Ruling: " + a["ruling"], indent=""))
         if a["quote"]:
             lines.append(wrap(f"Source says: “{a['quote']}”", indent="  "))
