@@ -12,6 +12,7 @@ On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules on
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from typing import Any
 
@@ -231,7 +232,9 @@ def when(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | Non
     specific = [f for f in facts if f["specific"]] or facts
     kept = asked.of_rulesets(conn, [f["moment"] for f in specific])
     specific = [f for f in specific if f["moment"] in kept]
-    names = {moment_name(conn, f["moment"]).split(" (")[0] for f in specific}
+    # "After damage calculation: battle damage (TCG)" is a part of "After damage calculation
+    # (OCG)": the moment both rulesets agree on is the name before the detail.
+    names = {re.split(r" \(|: ", moment_name(conn, f["moment"]))[0] for f in specific}
     if len(names) != 1:
         return None
     where = ", ".join(dict.fromkeys(moment_name(conn, f["moment"]) for f in specific))
