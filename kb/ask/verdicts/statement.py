@@ -16,11 +16,13 @@ from __future__ import annotations
 import re
 import sqlite3
 from functools import cache
+from typing import Any
 
 from ingest.sentences import split_sentences
 from ingest.text import fold, stem, words
 
 from ... import datafiles
+from ...db import run
 from ...vocabulary import load_vocabulary
 from ..question import Understood, stopwords
 from .asked import Asked, cue_words, lexicon
@@ -113,6 +115,13 @@ def _reading(sentence: str, asked_stems: set[str], skip: set[str], modality: str
     return READINGS.get((modality, marks[0][2]), "")
 
 
+def _sentences(conn: sqlite3.Connection, passage: dict[str, Any]) -> list[str]:
+    """The passage's sentences, and those of its curated English gloss (a rule of the
+    Vietnamese article is read in the English a judge is shown beside it)."""
+    glosses = [g["text"] for g in run(conn, "rule_glosses", id=passage["id"])]
+    return [s for text in (passage["text"], *glosses) for s in split_sentences(text)]
+
+
 def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """Yes or no, read from the sentence of the best passages that states the question."""
     _, negations = _limiting_words()
@@ -127,7 +136,7 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
     readings = [
         (p, verdict, sentence)
         for p in top
-        for sentence in split_sentences(p["text"])
+        for sentence in _sentences(conn, p)
         if _holds(_stems(sentence), required)
         and (verdict := _reading(sentence, asked_stems, skip, asked.modality))
     ]
