@@ -13,8 +13,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import unicodedata
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ingest.text import words
 
@@ -33,9 +32,11 @@ def limits(conn: sqlite3.Connection | None = None) -> dict[str, Any]:
     return datafiles.load("limits", conn)
 
 
-@dataclass(frozen=True)
-class Cut:
-    """Text as it will be used; ``note`` says what was cut from it (None: nothing)."""
+class Cut(NamedTuple):
+    """Text as it will be used; ``note`` says what was cut from it (None: nothing).
+
+    A NamedTuple, not a dataclass: importing dataclasses (and inspect, ast) would cost
+    ``kb ask`` about ten milliseconds."""
 
     text: str
     note: str | None = None
