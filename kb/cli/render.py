@@ -176,6 +176,10 @@ def terms(entries: Sequence[dict[str, Any]]) -> str:
     lines = []
     for e in entries:
         lines.append(f"{e['en']}  ({e['term']}, {e['game'] if e['game'] != '*' else 'every game'})")
+        if e.get("definition"):
+            lines.append(wrap(e["definition"], "  "))
+            cites = ", ".join(c["number"] or c["section_title"] for c in e.get("cites", []))
+            lines.append(f"  defined in {e['rule']}" + (f"; cites {cites}" if cites else ""))
         for r in e["renderings"]:
             where = (
                 ", ".join(f"{doc}: {n}" for doc, n in r["counts"].items()) or "not in the corpus"
