@@ -14,6 +14,7 @@ Two shapes occur, handled at the level where each is visible:
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from .layout import section_role
@@ -36,25 +37,28 @@ _SPACE = re.compile(r"\s+")
 
 _KEY = 8  # characters a piece is looked up by; every piece is at least this long
 _WORD_START = re.compile(r"(?<!\w)\w|[^\w\s]")  # where a line can start inside another
+_WORD_END = re.compile(r"\w+|[^\w\s]")  # the ends of these tokens: where a line can end
 
 
 class _Pieces:
     """The source lines' texts indexed for finding, in one long line, every other line it
-    holds: each distinct text under its first ``_KEY`` characters, so a long line is scanned
-    once, position by position where a word starts, instead of searched once per line (the
-    quadratic cost this replaces)."""
+    holds, in time linear in the long line: each distinct text is filed under its first
+    ``_KEY`` characters; a long line is read once, and where a word starts with a known key,
+    each way the text could run on to a word's end is looked up whole. (Searching every line
+    in every long line, as this replaces, cost the square of the document's length.)"""
 
     def __init__(self, texts: dict[int, str]) -> None:
         self.lines: dict[str, list[int]] = {}  # distinct text -> its source lines, in order
         for no, text in texts.items():
             if text:
                 self.lines.setdefault(text, []).append(no)
-        self.by_key: dict[str, list[str]] = {}
+        self.by_key: dict[str, set[str]] = {}
+        self.longest: dict[str, int] = {}
         for text in self.lines:
             if len(text) >= _KEY:
-                self.by_key.setdefault(text[:_KEY], []).append(text)
-        for texts_ in self.by_key.values():
-            texts_.sort(key=len, reverse=True)
+                key = text[:_KEY]
+                self.by_key.setdefault(key, set()).add(text)
+                self.longest[key] = max(self.longest.get(key, 0), len(text))
 
     def covered_share(
         self, no: int, text: str, longest: int, excluded: set[int]
@@ -63,15 +67,24 @@ class _Pieces:
         ``longest`` characters, not in ``excluded``), and those lines."""
         covered = bytearray(len(text))
         used: set[int] = set()
+        ends = [m.end() for m in _WORD_END.finditer(text)]
         for m in _WORD_START.finditer(text):
             i = m.start()
-            for piece in self.by_key.get(text[i : i + _KEY], ()):
-                if len(piece) > longest or not text.startswith(piece, i):
+            key = text[i : i + _KEY]
+            bucket = self.by_key.get(key)
+            if bucket is None:
+                continue
+            reach = i + min(longest, self.longest[key])
+            for e in ends[bisect.bisect_left(ends, i + _KEY) :]:
+                if e > reach:
+                    break
+                piece = text[i:e]
+                if piece not in bucket:
                     continue
                 owners = [k for k in self.lines[piece] if k != no and k not in excluded]
                 if owners:
                     used.update(owners)
-                    covered[i : i + len(piece)] = b"\x01" * len(piece)
+                    covered[i:e] = b"\x01" * (e - i)
         if len(text) < _KEY:  # a short line counts only as a repeat of the same words
             used.update(k for k in self.lines.get(text, ()) if k != no and k not in excluded)
             if used:

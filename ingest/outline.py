@@ -84,6 +84,7 @@ def build_outline(
     rules: list[Rule] = []
     rule_of_block: dict[int, str] = {}
     used_rule_ids: set[str] = set()
+    next_suffix: dict[str, int] = {}
     links: Links = {}
 
     # The last content line under each open section, handed up as a section closes (not
@@ -101,11 +102,7 @@ def build_outline(
             while len(stack) > 1 and stack[-1].level >= block.level:
                 close()
             parent = stack[-1]
-            base = block.number or slugify(block.title)
-            slug, n = base, 2
-            while slug in used_slugs:
-                slug, n = f"{base}-{n}", n + 1
-            used_slugs.add(slug)
+            slug = _unique(block.number or slugify(block.title), "-", used_slugs, next_suffix)
             title = block.title
             section = Section(
                 id=f"{doc.doc_id}:{slug}",
@@ -139,11 +136,8 @@ def build_outline(
             else:
                 counters[section.id] = counters.get(section.id, 0) + 1
                 rule_id = f"{section.id}.{counters[section.id]}"
-            base, n = rule_id, 2
-            sep = "-" if base.endswith(f".{block.kind}") or block.kind == "term" else "~"
-            while rule_id in used_rule_ids:
-                rule_id, n = f"{base}{sep}{n}", n + 1
-            used_rule_ids.add(rule_id)
+            sep = "-" if rule_id.endswith(f".{block.kind}") or block.kind == "term" else "~"
+            rule_id = _unique(rule_id, sep, used_rule_ids, next_suffix)
             kind = "sentence" if variant and block.kind == "paragraph" else block.kind
             rules.append(
                 Rule(
@@ -176,6 +170,20 @@ def build_outline(
         close()
     root.line_end = max(root.line_end, content_end.pop(root.id, 0))
     return sections, rules, links
+
+
+def _unique(base: str, sep: str, used: set[str], next_suffix: dict[str, int]) -> str:
+    """``base``, or ``base<sep>2``, ``<sep>3``... the first one not used yet (each base
+    remembers where it got to: a thousand headings of one title cost no more than one)."""
+    candidate, n = base, next_suffix.get(base + sep, 2)
+    if base in used:
+        candidate = f"{base}{sep}{n}"
+        while candidate in used:
+            n += 1
+            candidate = f"{base}{sep}{n}"
+        next_suffix[base + sep] = n + 1
+    used.add(candidate)
+    return candidate
 
 
 _PATH_TITLES = 10  # a deeper section's path keeps the first title and the last ones
