@@ -7,15 +7,24 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from ingest.errors import IngestError
 from ingest.pipeline import run_pipeline
 
 from .store import Progress, write_database
 
 
-def build(corpus: Path, db_path: Path, progress: Progress | None = None) -> dict[str, Any]:
-    """Build ``db_path`` from ``corpus``; return a summary. Raises IngestError on bad input."""
+def build(
+    corpus: Path, db_path: Path, progress: Progress | None = None, *, strict: bool = False
+) -> dict[str, Any]:
+    """Build ``db_path`` from ``corpus``; return a summary. Raises IngestError on bad input,
+    and with ``strict`` on any build warning, before anything is written."""
     started = time.perf_counter()
     result = run_pipeline(corpus, progress)
+    if strict and result.warnings:
+        more = f" (and {len(result.warnings) - 1} more)" if len(result.warnings) > 1 else ""
+        raise IngestError(
+            str(corpus), f"--strict and the build warns: {result.warnings[0]}{more}", stage="build"
+        )
     counts = write_database(result, db_path, progress)
     by_game_lang: Counter[tuple[str, str]] = Counter()
     repairs: Counter[str] = Counter()

@@ -129,3 +129,19 @@ def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
     result = kb("stats", "--db", str(fake))
     assert result.returncode == 1
     assert result.stderr.startswith(f"Error: {fake}: not a knowledge base")
+
+
+def test_strict_build_fails_on_a_warning_and_keeps_the_database(
+    corpus_copy: Path, previous_db: Path
+) -> None:
+    # The bundled corpus warns about 001's two empty headings: a plain build writes the
+    # database and reports it, a strict one refuses and leaves the previous file as it was.
+    before = sha(previous_db)
+    result = kb("build", "--corpus", str(corpus_copy), "--db", str(previous_db), "-q", "--strict")
+    assert result.returncode == 1
+    (line,) = result.stderr.strip().splitlines()
+    assert "--strict and the build warns: 001_da597713579df55f.txt: 2 empty section(s)" in line
+    assert line.endswith(f"(nothing written; {previous_db} is unchanged)")
+    assert sha(previous_db) == before
+    plain = kb("build", "--corpus", str(corpus_copy), "--db", str(previous_db), "-q")
+    assert plain.returncode == 0 and "1 warnings" in plain.stdout
