@@ -96,6 +96,10 @@ def hits(results: Sequence[dict[str, Any]]) -> str:
         out.append(f"{i}. {h['section_path'] or h['document']}" + (f" — {title}" if title else ""))
         out.append(wrap(textwrap.shorten(h["text"], 400, placeholder=" …"), indent="   "))
         out.append(f"   [{citation(h)}]")
+        if h.get("superseded_by"):
+            out.append(f"   superseded by {h['superseded_by']}")
+        if h.get("also"):
+            out.append(f"   also in: {', '.join(h['also'])}")
     return "\n".join(out)
 
 
