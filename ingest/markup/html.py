@@ -48,6 +48,10 @@ class _Reader:
                     out.add(" ")
                 elif tag == "img":
                     out.add(child.get("alt", ""))
+                elif tag in _BLOCKS or tag == "li":  # a block inside inline text (broken HTML)
+                    out.add(" ")
+                    self.inline(child, out, skip_lists=skip_lists)
+                    out.add(" ")
                 else:
                     self.inline(child, out, skip_lists=skip_lists)
             if child.tail:
