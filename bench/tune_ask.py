@@ -5,7 +5,7 @@ once per question; coordinate ascent then tries each weight over a grid, keeping
 when it raises top-1 + top-3 accuracy on the tuning half (even-numbered questions). The other
 half (odd-numbered) is never used to choose a weight: its accuracy is the honest estimate.
 
-    python bench/tune_ask.py [--db kb.sqlite] [--rounds 3] [--write]
+    python bench/tune_ask.py [--db kb.sqlite] [--rounds 3] [--only FEATURE,...] [--write]
 
 It prints the weights it found; with ``--write`` it writes them to kb/data/ask_weights.toml,
 the file kb ask reads (only do so when they are better on both halves). The held-out question
@@ -68,10 +68,19 @@ def main() -> int:
     )
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--write", action="store_true", help="Write kb/data/ask_weights.toml.")
+    parser.add_argument(
+        "--only",
+        default="",
+        help="FEATURE,...: tune only these weights (a new feature), keeping the others.",
+    )
     args = parser.parse_args()
     from kb.ask.rank import weights as current_weights
 
-    WEIGHTS = current_weights()
+    WEIGHTS = current_weights()  # a feature not weighed yet starts at 0
+    only = {name for name in args.only.split(",") if name}
+    unknown = only - set(WEIGHTS)
+    if unknown:
+        parser.error(f"--only: no feature {', '.join(sorted(unknown))}")
 
     questions = tomllib.loads(args.questions.read_text(encoding="utf-8"))["questions"]
     data = features(args.db, questions)
@@ -86,8 +95,8 @@ def main() -> int:
     best = objective(weights)
     for _ in range(args.rounds):
         for key in weights:
-            if key == "coverage":
-                continue  # the scale: every other weight is relative to it
+            if key == "coverage" or (only and key not in only):
+                continue  # coverage is the scale: every other weight is relative to it
             for value in GRID if key != "machine" else [-g for g in GRID]:
                 trial = {**weights, key: value}
                 score = objective(trial)

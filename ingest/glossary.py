@@ -30,11 +30,16 @@ class Rendering:
 
 @dataclass(frozen=True)
 class Term:
+    """A glossary term: curated (data/glossary.toml) or defined by a rulebook's own glossary,
+    which gives its ``definition`` and the ``rule`` that states it (ingest/extract/glossaries)."""
+
     id: str
     game: str  # a game id, or "*" for every game
-    en: str
+    en: str  # the official term (for a rulebook's glossary, the term as the rulebook writes it)
     en_forms: tuple[str, ...]
     renderings: tuple[Rendering, ...]
+    definition: str = ""
+    rule: str | None = None
 
     def applies_to(self, game: str) -> bool:
         return self.game in ("*", game)

@@ -21,7 +21,10 @@ PROVENANCES = ("official", "community", "machine", "unknown")
 PRESETS = ("clean", "machine_translation", "pdf_extraction")
 # Files in a corpus folder that are documentation, not documents.
 _NOT_DOCUMENTS = re.compile(r"^(README|LICENSE|NOTICE|CHANGELOG)(\..*)?$", re.IGNORECASE)
-_DOCUMENT_SUFFIXES = {".txt", ".text", ".md", ""}
+# Plain text, and the markup kinds ingest/markup reads (Markdown, reStructuredText, HTML).
+_DOCUMENT_SUFFIXES = {
+    ".txt", ".text", "", ".md", ".markdown", ".rst", ".rest", ".html", ".htm", ".xhtml"
+}  # fmt: skip
 _ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 UNKNOWN_GAME = Game(id="unknown", name="Unknown game")
 
@@ -241,7 +244,8 @@ def _parse_document(entry: Any, index: int, games: dict[str, Game], corpus: Path
         id=doc_id,
         game=game,
         ruleset=_optional(entry, "ruleset", where, ""),
-        title=_require(entry, "title", where),
+        # Optional: without it, the document's own title (its first heading) is used.
+        title=_optional(entry, "title", where, ""),
         lang=_require(entry, "lang", where),
         provenance=_choice(_require(entry, "provenance", where), PROVENANCES, "provenance", where),
         era=_optional(entry, "era", where, "unknown"),

@@ -4,7 +4,12 @@ Ids are made from what the text says, so the same corpus always gives the same i
 
 * a numbered rule is ``<document>:<number>`` (``fow-cr-8.01:105.3a``);
 * a section is ``<document>:<slug>``, the slug being its number (``fow-cr-7.0:103``) or its
-  title (``ygo-damage-step:buoc-thiet-hai``), with ``-2``, ``-3`` for repeated titles;
+  title's words in any script (``ygo-damage-step:buoc-thiet-hai``, ``lotus-zh-ch3:水色``),
+  with ``-2``, ``-3`` for repeated titles: inserting a heading never renames another section;
+* a glossary entry is ``<section id>.<term slug>`` (``skyrealm-cr-1.1:glossary.aether``), so
+  adding a term renames no other;
+* an unnumbered block under a numbered rule (its "Example:") is ``<rule id>.<kind>``
+  (``skyrealm-cr-1.0:103.3.example``, then ``-2``);
 * any other rule is ``<section id>.<n>``, its position among the unnumbered rules of its
   section (``ygo-damage-step:buoc-phu-4-vao-luc-tinh-toan-thiet-hai.3``).
 
@@ -28,7 +33,8 @@ _SLUG_WORDS = 8
 
 
 def slugify(title: str) -> str:
-    words = re.findall(r"[a-z0-9]+", fold(title))
+    """The title's first words, folded (no diacritics, lower case), in any script."""
+    words = re.findall(r"[^\W_]+", fold(title))
     slug = "-".join(words[:_SLUG_WORDS])[:60].strip("-")
     return slug or "section"
 
@@ -43,7 +49,14 @@ def _pieces(block: Block, variant: bool) -> list[str]:
     return [block.text]
 
 
-def build_outline(doc: DocText, blocks: list[Block], game: str) -> tuple[list[Section], list[Rule]]:
+Links = dict[str, tuple[tuple[str, str], ...]]
+
+
+def build_outline(
+    doc: DocText, blocks: list[Block], game: str
+) -> tuple[list[Section], list[Rule], Links]:
+    """The section tree and the rules of a document's blocks, and the links (words, target)
+    each rule's text holds (from a markup source)."""
     spec = doc.spec
     variant = doc.translation_of is not None
     default_ruleset = spec.ruleset or None
@@ -71,17 +84,25 @@ def build_outline(doc: DocText, blocks: list[Block], game: str) -> tuple[list[Se
     rules: list[Rule] = []
     rule_of_block: dict[int, str] = {}
     used_rule_ids: set[str] = set()
+    next_suffix: dict[str, int] = {}
+    links: Links = {}
+
+    # The last content line under each open section, handed up as a section closes (not
+    # written into every open section per block: that costs the depth of the tree per line).
+    content_end: dict[str, int] = {}
+
+    def close() -> None:
+        done = stack.pop()
+        end = content_end.pop(done.id, 0)
+        done.line_end = max(done.line_end, end)
+        content_end[stack[-1].id] = max(content_end.get(stack[-1].id, 0), end)
 
     for index, block in enumerate(blocks):
         if block.kind == "heading":
             while len(stack) > 1 and stack[-1].level >= block.level:
-                stack.pop()
+                close()
             parent = stack[-1]
-            base = block.number or slugify(block.title)
-            slug, n = base, 2
-            while slug in used_slugs:
-                slug, n = f"{base}-{n}", n + 1
-            used_slugs.add(slug)
+            slug = _unique(block.number or slugify(block.title), "-", used_slugs, next_suffix)
             title = block.title
             section = Section(
                 id=f"{doc.doc_id}:{slug}",
@@ -97,7 +118,8 @@ def build_outline(doc: DocText, blocks: list[Block], game: str) -> tuple[list[Se
                 era=block.era or parent.era,
                 line_start=block.line_start,
                 line_end=block.line_end,
-                path=f"{parent.path} › {title}" if parent.path else title,
+                path=_path(parent.path, title),
+                anchor=block.anchor,
             )
             sections.append(section)
             stack.append(section)
@@ -107,13 +129,15 @@ def build_outline(doc: DocText, blocks: list[Block], game: str) -> tuple[list[Se
         for k, text in enumerate(_pieces(block, variant)):
             if block.number:
                 rule_id = f"{doc.doc_id}:{block.number}"
+            elif block.kind == "term" and k == 0:
+                rule_id = f"{section.id}.{slugify(block.title)}"
+            elif parent_id and blocks[block.parent or 0].number and k == 0:
+                rule_id = f"{parent_id}.{block.kind}"
             else:
                 counters[section.id] = counters.get(section.id, 0) + 1
                 rule_id = f"{section.id}.{counters[section.id]}"
-            base, n = rule_id, 2
-            while rule_id in used_rule_ids:
-                rule_id, n = f"{base}~{n}", n + 1
-            used_rule_ids.add(rule_id)
+            sep = "-" if rule_id.endswith(f".{block.kind}") or block.kind == "term" else "~"
+            rule_id = _unique(rule_id, sep, used_rule_ids, next_suffix)
             kind = "sentence" if variant and block.kind == "paragraph" else block.kind
             rules.append(
                 Rule(
@@ -139,6 +163,39 @@ def build_outline(doc: DocText, blocks: list[Block], game: str) -> tuple[list[Se
             )
             if k == 0:
                 rule_of_block[index] = rule_id
-        for open_section in stack:
-            open_section.line_end = max(open_section.line_end, block.line_end)
-    return sections, rules
+            if block.links:
+                links[rule_id] = block.links
+        content_end[section.id] = max(content_end.get(section.id, 0), block.line_end)
+    while len(stack) > 1:
+        close()
+    root.line_end = max(root.line_end, content_end.pop(root.id, 0))
+    return sections, rules, links
+
+
+def _unique(base: str, sep: str, used: set[str], next_suffix: dict[str, int]) -> str:
+    """``base``, or ``base<sep>2``, ``<sep>3``... the first one not used yet (each base
+    remembers where it got to: a thousand headings of one title cost no more than one)."""
+    candidate, n = base, next_suffix.get(base + sep, 2)
+    if base in used:
+        candidate = f"{base}{sep}{n}"
+        while candidate in used:
+            n += 1
+            candidate = f"{base}{sep}{n}"
+        next_suffix[base + sep] = n + 1
+    used.add(candidate)
+    return candidate
+
+
+_PATH_TITLES = 10  # a deeper section's path keeps the first title and the last ones
+
+
+def _path(parent: str, title: str) -> str:
+    """The titles from the root down, "Overview › Basic Concept"; a path deeper than
+    _PATH_TITLES elides its middle ("A › … › Y › Z"), so a pathologically deep outline costs
+    no more than a shallow one per section."""
+    if not parent:
+        return title
+    titles = [*parent.split(" › "), title]
+    if len(titles) > _PATH_TITLES:
+        titles = [titles[0], "…", *titles[-(_PATH_TITLES - 2) :]]
+    return " › ".join(titles)

@@ -1,9 +1,12 @@
 """The ingestion pipeline: corpus folder in, structured records out (the store writes them).
 
-    read -> split variants -> normalize -> dedupe lines -> segment -> detect language
-         -> drop table of contents -> outline                      (per document)
+    read (markup parsed) -> split variants -> normalize -> dedupe lines -> segment
+         -> detect language -> drop table of contents -> outline -> cross-references
+                                                                   (per document)
     -> align translations (+ translation checks) -> version diff   (across documents)
+    -> the rulebooks' own glossaries as terms, and where rules mention them
     -> extract: timing graph, cards, rulings, restriction lists, glossary counts and readings
+    -> structure warnings
 
 Each stage is a function of the previous stage's records, and ``validate`` checks the records
 between stages. Nothing here writes to disk.
@@ -13,23 +16,38 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import validate
 from .align import align_corpus
 from .dedupe import dedupe_lines, drop_table_of_contents
 from .extract import Knowledge, extract_knowledge
-from .glossary import load_glossary
+from .extract.glossaries import document_terms
+from .glossary import Glossary, Term, load_glossary
 from .langdetect import detect_language
+from .layout import is_title_like
 from .manifest import UNKNOWN_GAME, describe_unlisted, load_manifest
+from .markup import Parsed, parse_markup
 from .normalize import normalize
 from .outline import build_outline
 from .read import read_file
-from .records import Change, Check, DocText, DocumentResult, DocumentSpec, Game, Link, RawText
+from .records import (
+    Change,
+    Check,
+    DocText,
+    DocumentResult,
+    DocumentSpec,
+    Game,
+    Line,
+    Link,
+    RawText,
+)
+from .references import document_references, term_references
 from .segment import segment
+from .structure import structure_warnings
 from .variants import split_variants
-from .versiondiff import diff_corpus
+from .versiondiff import diff_corpus, superseded
 
 Progress = Callable[[str], None]
 _ENGLISH_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
@@ -46,6 +64,8 @@ class PipelineResult:
     checks: list[Check] = field(default_factory=list)
     changes: list[Change] = field(default_factory=list)
     knowledge: Knowledge = field(default_factory=Knowledge)
+    terms: list[Term] = field(default_factory=list)  # the rulebooks' own glossaries
+    superseded: dict[str, str] = field(default_factory=dict)  # old version -> newest
 
 
 def clean_vocabulary(docs: list[DocText]) -> tuple[frozenset[str], frozenset[str]]:
@@ -73,7 +93,7 @@ def process_document(
     validate.check_normalized(doc, lines)
     lines, duplicates = dedupe_lines(doc.doc_id, lines)
     validate.check_lines(doc, lines, "dedupe")
-    blocks, warnings = segment(doc, lines)
+    blocks, warnings, numbering = segment(doc, lines)
     validate.check_blocks(doc, blocks, "segment")
     for block in blocks:
         detected = detect_language(
@@ -83,7 +103,7 @@ def process_document(
         block.langs = detected.langs if detected.lang != "und" else doc.lang
     blocks, toc = drop_table_of_contents(doc.doc_id, blocks)
     validate.check_blocks(doc, blocks, "dedupe")
-    sections, rules = build_outline(doc, blocks, game)
+    sections, rules, links = build_outline(doc, blocks, game)
     validate.check_outline(doc, sections, rules)
     languages = tuple(sorted({lang for r in rules for lang in r.langs.split("+") if lang != "und"}))
     result = DocumentResult(
@@ -94,8 +114,25 @@ def process_document(
         repairs=repairs,
         duplicates=duplicates + toc,
         languages=languages,
+        numbering=numbering,
     )
+    result.references = document_references(result, links)
     return result, warnings
+
+
+def default_title(spec: DocumentSpec, parsed: Parsed | None, raw: RawText) -> str:
+    """The manifest's title, else the document's own: a markup file's title, a text file's
+    first line when it reads as a title, else the file name."""
+    if spec.title:
+        return spec.title
+    if parsed is not None:
+        return parsed.title or spec.file
+    first = next((line.strip() for line in raw.text.split("\n") if line.strip()), "")
+    return first[:120] if first and is_title_like(first) else spec.file
+
+
+def _plain_text(parsed: Parsed | None, raw: RawText) -> str:
+    return "\n".join(line.text for line in parsed.lines) if parsed else raw.text
 
 
 def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResult:
@@ -105,14 +142,23 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
     result = PipelineResult(
         corpus=corpus, games=list(manifest.games.values()), warnings=list(manifest.warnings)
     )
+    parsed: dict[str, Parsed | None] = {}
     for spec in manifest.documents:
         say(f"read {spec.file}")
-        result.sources.append((spec, read_file(corpus / spec.file)))
+        raw = read_file(corpus / spec.file)
+        parsed[spec.file] = parse_markup(raw)
+        spec = replace(spec, title=default_title(spec, parsed[spec.file], raw))
+        result.sources.append((spec, raw))
     taken = {spec.id for spec in manifest.documents}
     for path in manifest.unlisted:
         say(f"read {path.name} (not in the manifest)")
         raw = read_file(path)
-        spec = describe_unlisted(path.name, raw.text, manifest.games, taken)
+        parsed[path.name] = parse_markup(raw)
+        text = _plain_text(parsed[path.name], raw)
+        spec = describe_unlisted(path.name, text, manifest.games, taken)
+        if parsed[path.name] is not None:  # its title is the markup's, not its first line
+            title = default_title(replace(spec, title=""), parsed[path.name], raw)
+            spec = replace(spec, title=title)
         taken.add(spec.id)
         result.sources.append((spec, raw))
         result.warnings.append(
@@ -124,7 +170,9 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
             result.games.append(UNKNOWN_GAME)
     doc_texts: list[DocText] = []
     for spec, raw in result.sources:
-        docs = split_variants(raw, spec)
+        source = parsed[spec.file]
+        lines: list[Line] | None = source.lines if source is not None else None
+        docs = split_variants(raw, spec, lines)
         for doc in docs:
             validate.check_lines(doc, doc.lines, "split variants")
         doc_texts.extend(docs)
@@ -138,9 +186,24 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
     result.links, result.checks = align_corpus(result.documents, load_glossary())
     say("diff rule versions")
     result.changes = diff_corpus(result.documents)
+    result.superseded = superseded(result.documents)
+    say("read the rulebooks' own glossaries")
+    result.terms = document_terms(result.documents, result.superseded)
+    mentions = term_references(result.documents, result.terms)
+    for d in result.documents:
+        d.references += mentions.get(d.doc.doc_id, [])
     say("extract timing graph, cards, rulings, restriction lists, glossary")
+    curated = load_glossary()
     result.knowledge = extract_knowledge(
-        result.documents, load_glossary(), {g.id for g in result.games}
+        result.documents,
+        curated,
+        {g.id for g in result.games},
+        counted=Glossary(curated.terms + tuple(result.terms)),
     )
     result.warnings.extend(result.knowledge.warnings)
+    k = result.knowledge
+    glossary_terms = [*curated.terms, *result.terms]
+    result.warnings += structure_warnings(
+        result.documents, result.games, k.cards, k.aliases, glossary_terms
+    )
     return result

@@ -81,17 +81,36 @@ class RawText:
     text: str
 
 
+@dataclass(frozen=True)
+class Mark:
+    """The structure a markup parser (ingest/markup) found for one line of a Markdown,
+    reStructuredText or HTML source; plain text lines have none and are segmented by layout.
+
+    ``kind`` is the block it opens: heading, paragraph, item (ordered list), bullet, quote,
+    note (an admonition's paragraph), row (a table's body row), term (a definition-list
+    entry: ``label`` is the term, the line's text its definition) or code.
+    """
+
+    kind: str
+    level: int = 0  # heading level (1 = top) or list nesting (1 = outermost)
+    label: str = ""  # an ordered-list item's number; a definition-list entry's term
+    anchor: str = ""  # the names a link can use for this heading, space-separated
+    links: tuple[tuple[str, str], ...] = ()  # (the link's words, its target) in the text
+
+
 @dataclass
 class Line:
     """One line of text with the source line number it came from.
 
     ``depth`` carries nesting information found in the text itself (the ``_`` prefixes of
-    fow-cr-8.01), ``None`` when the text gives none.
+    fow-cr-8.01), ``None`` when the text gives none; ``mark`` the structure a markup source
+    states (None for plain text).
     """
 
     no: int
     text: str
     depth: int | None = None
+    mark: Mark | None = None
 
 
 @dataclass
@@ -138,6 +157,8 @@ class Block:
     ruleset: str | None = None
     era: str | None = None
     parent: int | None = None  # index of the parent block (nested bullet, answer, sub-rule)
+    anchor: str = ""  # a heading's link names in a markup source, space-separated
+    links: tuple[tuple[str, str], ...] = ()  # (words, target) of the links in the text
 
 
 @dataclass(frozen=True)
@@ -169,6 +190,9 @@ class Section:
     era: str | None
     line_start: int
     line_end: int
+    # The names a link can use for it in a markup source (an HTML id, a reStructuredText
+    # label, a Markdown heading slug), space-separated; "" for plain text.
+    anchor: str = ""
 
 
 @dataclass
@@ -193,6 +217,26 @@ class Rule:
     line_end: int
 
 
+@dataclass(frozen=True)
+class Reference:
+    """A cross-reference in a rule's text, resolved to what it names: a rule ("see rule
+    702.19", "[1.3.2a]", "Article 4"), a section ("section 102", a Markdown ``[Timing](#timing)``
+    link, a reStructuredText ``:ref:``) or a glossary term of the document's game.
+
+    ``start``/``end`` are character offsets of ``written`` in the rule's text, so the website
+    can link exactly those words.
+    """
+
+    rule: str
+    kind: str  # "rule", "section" or "term"
+    written: str
+    start: int
+    end: int
+    target_rule: str | None = None
+    target_section: str | None = None
+    target_term: str | None = None
+
+
 @dataclass
 class DocumentResult:
     """Everything the pipeline learned about one document."""
@@ -204,6 +248,8 @@ class DocumentResult:
     repairs: list[Repair] = field(default_factory=list)
     duplicates: list[Duplicate] = field(default_factory=list)
     languages: tuple[str, ...] = ()
+    numbering: str = ""  # the numbering scheme found in the text (ingest/layout.py)
+    references: list[Reference] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,16 @@
 """Stage 4, segment: normalized lines to blocks (headings, paragraphs, bullets, rules...).
 
-What a heading is comes first from the document's own structure: comprehensive-rules
-numbering (``100.`` chapters, ``101.`` sections, ``103.4.`` rules, ``105.3a.`` sub-rules), then
-the manifest's outline hints. A document with neither (a user's own file, a translation
-block) gets headings by layout: short lines without final punctuation.
+What a heading is comes first from the document's own structure (ingest/layout.py): its
+numbering scheme (``100.`` sections and ``100.1a`` rules, ``1.0.1a``, ``Article 3.2``, ``§4``),
+its chapters, its division headings ("Part I"), and the sections with a role (table of
+contents, glossary, credits); then the manifest's outline hints. A document with neither (a
+user's own file, a translation block) gets headings by layout: short lines without final
+punctuation. A markup source (ingest/markup) says what each line is, and is followed as it
+says.
+
+In a glossary, entries become ``term`` blocks (the term as title, the definition as text);
+in credits, each line is a ``credit`` block. The title block of a plain-text document (its
+first lines, before the first blank line) stays text of the document, not headings.
 """
 
 from __future__ import annotations
@@ -14,17 +21,30 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from .layout import (
+    Scheme,
+    detect_numbering,
+    is_division,
+    is_term_line,
+    is_title_like,
+    layout_data,
+    number_parts,
+    parent_number,
+    schemes,
+    section_role,
+    split_entry,
+)
 from .records import Block, DocText, Line
 
 CR_HEADING = re.compile(r"^(?P<num>\d{2,4})\.\s+(?P<title>\S.*)$")
-CR_RULE = re.compile(
-    r"^(?P<num>\d{2,4}\.\d+(?P<sub>[a-z]+)?(?:-(?P<roman>[ivxl]+))?)\.?(?:\s+(?P<text>.*)|$)"
-)
+CR_RULE = schemes()["cr"].line
+_CHAPTER = re.compile(r"^(?P<num>\d{1,2})\.\s+(?P<title>\S.*)$")
 _NUMBERED_ITEM = re.compile(r"^(?P<num>\d{1,2}|[a-z])[.)]\s+(?P<text>\S.*)$")
 _TERM = re.compile(r"^(?P<term>[^\W\d_][^:：.?!]{0,40}?)\s*(?::\s+|：\s*)\S")
-_FINAL_PUNCT = ".,;:!?…。，；：！？"
 _SENTENCE_END = ".:!?…。：！？)"
 _HAS_LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
+# Blocks a markup line becomes, by its mark.
+_MARKED = {"paragraph": "paragraph", "quote": "quote", "note": "note", "row": "row", "code": "code"}
 
 
 @dataclass(frozen=True)
@@ -62,19 +82,6 @@ def _indent(raw: str) -> int:
     return len(raw) - len(raw.lstrip(" \t"))
 
 
-def _is_layout_heading(text: str) -> bool:
-    words = text.split()
-    return (
-        len(text) <= 80
-        and 1 <= len(words) <= 10
-        and text[-1] not in _FINAL_PUNCT
-        # "Proceed to battle (explained later.)": a sentence that ends inside its parenthesis.
-        and not (text[-1] in ")）" and len(text) > 1 and text[-2] in _FINAL_PUNCT)
-        and bool(_HAS_LETTER.search(text[0]) or text[0] in '"“(' or text[0].isdigit())
-        and (text[0].isupper() or not text[0].isalpha())
-    )
-
-
 def term_title(text: str) -> str:
     """The defined term of ``Term: definition`` text, if short enough to be a title."""
     m = _TERM.match(text)
@@ -83,19 +90,87 @@ def term_title(text: str) -> str:
     return ""
 
 
+def _title_block(lines: list[Line]) -> set[int]:
+    """Line numbers of a plain-text document's title block (see data/layout.toml): its first
+    lines up to the first blank line, when they are short and not numbered, and more text
+    follows. One line alone is a title only when what follows starts with a heading (before a
+    paragraph, it is that paragraph's heading)."""
+    limits = layout_data()["title_block"]
+    block: list[Line] = []
+    after = ""  # the first line after the block
+    blank = False
+    for line in lines:
+        text = line.text.strip()
+        if not text:
+            blank = blank or bool(block)
+            continue
+        if blank:
+            after = text
+            break
+        block.append(line)
+    if not block or not after or len(block) > limits["max_lines"]:
+        return set()
+    for line in block:
+        text = line.text.strip()
+        if (
+            len(text) > limits["max_chars"]
+            or section_role(text)
+            or any(s.match(text) for s in schemes().values())
+        ):
+            return set()
+    starts_section = (
+        is_title_like(after)
+        or bool(section_role(after))
+        or any(s.match(after) for s in schemes().values())
+    )
+    if len(block) == 1 and not starts_section:
+        return set()
+    return {line.no for line in block}
+
+
 class _Segmenter:
-    def __init__(self, doc: DocText) -> None:
+    def __init__(self, doc: DocText, lines: list[Line]) -> None:
         self.doc = doc
         original = doc.variant == "original"
         self.hints = [(re.compile(h.pattern), h) for h in doc.spec.headings] if original else []
-        self.numbering = doc.spec.numbering if original else ""
-        self.layout_headings = not self.hints and not self.numbering
+        self.marked = any(line.mark is not None for line in lines)
+        texts = [line.text.strip() for line in lines if line.text.strip()]
+        declared = doc.spec.numbering if original else ""
+        self.numbering = "plain" if self.marked else detect_numbering(texts, declared)
+        self.scheme: Scheme | None = schemes().get(self.numbering)
+        self.layout_headings = not self.hints and self.scheme is None
         self.term_titles = original
         self.blocks: list[Block] = []
         self.by_number: dict[str, int] = {}
         self.question: int | None = None
         self.list_open = False
         self.warnings: list[str] = []
+        self.role = ""  # the role of the current section: contents, glossary or credits
+        self.term: int | None = None  # a glossary term waiting for its definition
+        self.last_rule: int | None = None  # the last numbered rule of the current section
+        self.chapters = self._chapters(lines)
+        self.divisions = self.scheme is not None and any(is_division(t) for t in texts)
+        use_title_block = original and not self.hints and not self.marked
+        self.title_block = _title_block(lines) if use_title_block else set()
+
+    def _chapters(self, lines: list[Line]) -> set[int]:
+        """Line numbers of chapter lines ("1. Game Concepts" above "100. General")."""
+        if self.numbering != "cr":
+            return set()
+        found: set[int] = set()
+        pending: list[tuple[int, int]] = []  # (line number, chapter number) awaiting a section
+        for line in lines:
+            text = line.text.strip()
+            heading = CR_HEADING.match(text)
+            if heading:
+                section = int(heading.group("num"))
+                found.update(no for no, n in pending if section // 100 == n)
+                pending = []
+                continue
+            m = _CHAPTER.match(text)
+            if m and is_title_like(m.group("title")):
+                pending.append((line.no, int(m.group("num"))))
+        return found
 
     # -- helpers -----------------------------------------------------------------------------
     def add(self, block: Block) -> Block:
@@ -109,6 +184,9 @@ class _Segmenter:
         label = match_label(text)
         self.question = None
         self.list_open = False
+        self.term = None
+        self.last_rule = None
+        self.role = section_role(text, str(extra.get("anchor", "")))
         self.add(
             Block(
                 kind="heading",
@@ -140,9 +218,14 @@ class _Segmenter:
             if not text:
                 blank_before = True
                 continue
-            self.line(line, text, blank_before)
+            if line.mark is not None:
+                self.marked_line(line, text)
+            else:
+                self.line(line, text, blank_before)
             blank_before = False
         for block in self.blocks:
+            if block.kind == "term" and not block.text:  # a glossary line with no definition
+                block.kind, block.text, block.title = "paragraph", block.title, ""
             # A labelled block without a body of its own ("Ví dụ: <text>") has no separate title.
             if (
                 block.kind in ("example", "question", "answer")
@@ -169,7 +252,28 @@ class _Segmenter:
                     break
                 self.heading(text, line, hint.level, ruleset=hint.ruleset, era=hint.era)
                 return
-        if self.numbering == "cr" and self.cr_line(line, text):
+        if section_role(text) and (blank_before or self.role or self.scheme is not None):
+            self.heading(text.rstrip(":："), line, 1)
+            return
+        if line.no in self.title_block:
+            title = term_title(text) if self.term_titles else ""
+            self.add(
+                Block(
+                    kind="paragraph", text=text, line_start=line.no, line_end=line.no, title=title
+                )
+            )
+            return
+        if self.numbered_heading(line, text):
+            return
+        if self.role == "glossary" and self.glossary_line(line, text, blank_before):
+            return
+        if self.role == "credits":
+            self.add(Block(kind="credit", text=text, line_start=line.no, line_end=line.no))
+            return
+        if self.scheme is not None and self.numbered_rule(line, text):
+            return
+        if self.scheme is not None and is_division(text):
+            self.heading(text, line, 1)
             return
         indent = _indent(line.text)
         if self.continuation(line, text, indent, blank_before):
@@ -179,7 +283,7 @@ class _Segmenter:
             self.list_block(line, bullet, "bullet", indent // 2 + 1)
             return
         item = _NUMBERED_ITEM.match(text)
-        if item and not self.numbering:
+        if item and self.numbering in ("plain", "dotted"):
             self.list_block(
                 line, item.group("text"), "item", indent // 2 + 1, label=item.group("num")
             )
@@ -188,7 +292,7 @@ class _Segmenter:
         if label and label[0] != "step":
             self.labelled(line, label, indent // 2 + 1)
             return
-        if self.layout_headings and not self.list_open and _is_layout_heading(text):
+        if self.layout_headings and not self.list_open and is_title_like(text):
             self.heading(text, line, 1)
             return
         if (
@@ -202,53 +306,170 @@ class _Segmenter:
             return
         self.paragraph(line, text)
 
-    def cr_line(self, line: Line, text: str) -> bool:
-        m = CR_RULE.match(text)
-        if m:
-            number = m.group("num")
-            depth = 1 + bool(m.group("sub")) + bool(m.group("roman"))
+    # -- numbered documents ------------------------------------------------------------------
+    def _level(self, number: str) -> int:
+        """The heading level of a numbered heading."""
+        assert self.scheme is not None
+        if self.scheme.name == "cr":
+            return 2 if self.chapters or int(number) % 100 else 1
+        return len(number_parts(number)) + (1 if self.divisions else 0)
+
+    def numbered_heading(self, line: Line, text: str) -> bool:
+        """A chapter or section heading of the document's numbering scheme."""
+        if self.scheme is None:
+            return False
+        if line.no in self.chapters:
+            m = _CHAPTER.match(text)
+            assert m is not None
+            self.heading(m.group("title").strip(), line, 1, number=m.group("num"))
+            return True
+        m = CR_HEADING.match(text) if self.scheme.name == "cr" else self.scheme.match(text)
+        if not m:
+            return False
+        number, title = m.group("num"), (m.group(2) or "").strip()
+        parts = len(number_parts(number))
+        if self.scheme.name == "cr":
+            heading = True  # "100. Overview": a comprehensive-rules section, whatever its title
+        else:
+            heading = parts <= self.scheme.heading_parts and bool(title) and is_title_like(title)
+        if not heading:
+            return False
+        level = self._level(number)
+        if self.scheme.name == "cr" and line.depth is not None and line.depth != level:
+            self.warnings.append(
+                f"{self.doc.spec.file}:{line.no}: section {number} has depth marker "
+                f"{line.depth} but its number says {level}"
+            )
+        self.heading(title, line, level, number=number)
+        return True
+
+    def numbered_rule(self, line: Line, text: str) -> bool:
+        assert self.scheme is not None
+        m = self.scheme.match(text)
+        if not m:
+            return False
+        number = m.group("num")
+        body = (m.group("text") or "").strip()
+        parts = len(number_parts(number))
+        if self.scheme.name == "dotted" and parts == 1:
+            return False  # "1. Draw a card." in a dotted document is a list item
+        parent_no = parent_number(number)
+        parent = self.by_number.get(parent_no) if parent_no else None
+        if self.scheme.name == "cr":
+            depth = parts - 1
             if line.depth is not None and line.depth - 2 != depth:
                 self.warnings.append(
                     f"{self.doc.spec.file}:{line.no}: rule {number} has depth marker {line.depth} "
                     f"but its number says {depth + 2}"
                 )
-            parent_number = (
-                number.rsplit("-", 1)[0]
-                if m.group("roman")
-                else (re.sub(r"[a-z]+$", "", number) if m.group("sub") else "")
+        else:
+            depth = self.blocks[parent].level + 1 if parent is not None else 1
+        if number in self.by_number:
+            self.warnings.append(
+                f"{self.doc.spec.file}:{line.no}: rule {number} is numbered twice "
+                f"(first at line {self.blocks[self.by_number[number]].line_start})"
             )
-            body = (m.group("text") or "").strip()
-            block = Block(
-                kind="rule",
-                text=body,
-                line_start=line.no,
-                line_end=line.no,
-                level=depth,
-                number=number,
-                title=term_title(body),
-                parent=self.by_number.get(parent_number) if parent_number else None,
-            )
-            self.by_number[number] = len(self.blocks)
-            self.add(block)
+        block = Block(
+            kind="rule",
+            text=body,
+            line_start=line.no,
+            line_end=line.no,
+            level=depth,
+            number=number,
+            title=term_title(body),
+            parent=parent,
+        )
+        self.by_number[number] = len(self.blocks)
+        self.last_rule = len(self.blocks)
+        self.question = None
+        self.add(block)
+        return True
+
+    # -- glossaries ------------------------------------------------------------------------
+    def glossary_line(self, line: Line, text: str, blank_before: bool) -> bool:
+        """An entry of a glossary: "Term — definition", or a term line and its definition."""
+        if self.term is not None and not blank_before:
+            entry = self.blocks[self.term]
+            entry.text = f"{entry.text} {text}".strip()
+            entry.line_end = line.no
             return True
-        m = CR_HEADING.match(text)
-        if m:
-            number = m.group("num")
-            level = 1 if int(number) % 100 == 0 else 2
-            if line.depth is not None and line.depth != level:
-                self.warnings.append(
-                    f"{self.doc.spec.file}:{line.no}: section {number} has depth marker "
-                    f"{line.depth} but its number says {level}"
-                )
-            self.heading(m.group("title").strip(), line, level, number=number)
+        self.term = None
+        entry = split_entry(text)
+        if entry is not None:
+            self.add_term(entry[0], entry[1], line)
+            return True
+        if is_term_line(text):
+            self.add_term(text, "", line)
+            self.term = len(self.blocks) - 1
             return True
         return False
 
+    def add_term(self, term: str, definition: str, line: Line, **extra: object) -> None:
+        self.add(
+            Block(
+                kind="term",
+                text=definition,
+                line_start=line.no,
+                line_end=line.no,
+                title=term,
+                **extra,  # type: ignore[arg-type]
+            )
+        )
+
+    # -- markup sources --------------------------------------------------------------------
+    def marked_line(self, line: Line, text: str) -> None:
+        mark = line.mark
+        assert mark is not None
+        links = mark.links
+        if mark.kind == "heading":
+            self.heading(text, line, mark.level, anchor=mark.anchor)
+            return
+        if mark.kind == "term":
+            self.add_term(mark.label, text, line, links=links)
+            return
+        if self.role == "glossary":
+            entry = split_entry(text)
+            if entry is not None and mark.kind in ("paragraph", "bullet", "item"):
+                self.add_term(entry[0], entry[1], line, links=links)
+                return
+        if self.role == "credits" and mark.kind in ("paragraph", "bullet", "item"):
+            self.add(Block(kind="credit", text=text, line_start=line.no, line_end=line.no))
+            return
+        if mark.kind in ("item", "bullet"):
+            self.list_block(line, text, mark.kind, mark.level, label=mark.label, links=links)
+            return
+        label = match_label(text)
+        if label and label[0] == "example":
+            self.labelled(line, label, 1, links=links)
+            return
+        self.list_open = False
+        self.add(
+            Block(
+                kind=_MARKED.get(mark.kind, "paragraph"),
+                text=text,
+                line_start=line.no,
+                line_end=line.no,
+                title=term_title(text) if mark.kind == "paragraph" else "",
+                links=links,
+            )
+        )
+
+    # -- plain text ------------------------------------------------------------------------
     def continuation(self, line: Line, text: str, indent: int, blank_before: bool) -> bool:
         """Join a line to the block before it when it continues that block."""
         prev = self.last()
         if prev is None or prev.kind == "heading" or blank_before:
             return False
+        # A numbered rule wrapped onto the next lines ("§2.1 ... no\nFacets left ...").
+        if (
+            prev.kind == "rule"
+            and self.scheme is not None
+            and match_label(text) is None
+            and _bullet(text) is None
+        ):
+            prev.text = f"{prev.text} {text}".strip()
+            prev.line_end = line.no
+            return True
         # An indented plain line under a bullet or example is that block's body.
         if indent > 0 and _bullet(text) is None and not _NUMBERED_ITEM.match(text):
             if prev.kind == "example" and prev.text == prev.title:
@@ -264,10 +485,18 @@ class _Segmenter:
             return True
         return False
 
-    def list_block(self, line: Line, text: str, kind: str, level: int, label: str = "") -> None:
+    def list_block(
+        self,
+        line: Line,
+        text: str,
+        kind: str,
+        level: int,
+        label: str = "",
+        links: tuple[tuple[str, str], ...] = (),
+    ) -> None:
         labelled = match_label(text)
         if labelled and labelled[0] == "example":
-            self.labelled(line, labelled, level)
+            self.labelled(line, labelled, level, links=links)
             return
         self.add(
             Block(
@@ -279,13 +508,25 @@ class _Segmenter:
                 label=label,
                 parent=self.parent_bullet(level),
                 title=term_title(text) if self.term_titles else "",
+                links=links,
             )
         )
         self.list_open = self.list_open or text.endswith(":")
 
-    def labelled(self, line: Line, label: tuple[str, str, str], level: int) -> None:
+    def labelled(
+        self,
+        line: Line,
+        label: tuple[str, str, str],
+        level: int,
+        links: tuple[tuple[str, str], ...] = (),
+    ) -> None:
         kind, name, title = label
-        parent = self.question if kind == "answer" else self.parent_bullet(level)
+        if kind == "answer":
+            parent = self.question
+        elif kind == "example" and self.last_rule is not None:
+            parent = self.last_rule  # "Example: ..." under a numbered rule is that rule's
+        else:
+            parent = self.parent_bullet(level)
         block = self.add(
             Block(
                 kind=kind,
@@ -296,6 +537,7 @@ class _Segmenter:
                 label=name,
                 title=title,
                 parent=parent,
+                links=links,
             )
         )
         if block.kind == "question":
@@ -325,7 +567,8 @@ class _Segmenter:
         )
 
 
-def segment(doc: DocText, lines: list[Line]) -> tuple[list[Block], list[str]]:
-    """Turn a document's normalized lines into blocks in document order, with warnings."""
-    segmenter = _Segmenter(doc)
-    return segmenter.run(lines), segmenter.warnings
+def segment(doc: DocText, lines: list[Line]) -> tuple[list[Block], list[str], str]:
+    """Turn a document's normalized lines into blocks in document order; also the warnings
+    and the numbering scheme found."""
+    segmenter = _Segmenter(doc, lines)
+    return segmenter.run(lines), segmenter.warnings, segmenter.numbering

@@ -13,6 +13,9 @@ from .records import Block, DocText, Line, Rule, Section
 
 BLOCK_KINDS = frozenset(
     {"heading", "paragraph", "bullet", "item", "rule", "example", "question", "answer", "sentence"}
+    # A glossary entry, a credits line, an admonition's paragraph, a table row, a block quote
+    # and a code block (from a rulebook's glossary and credits, and from markup sources).
+    | {"term", "credit", "note", "row", "quote", "code"}
 )
 
 

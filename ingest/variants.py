@@ -11,8 +11,13 @@ from .errors import IngestError
 from .records import DocText, DocumentSpec, Line, RawText
 
 
-def split_variants(raw: RawText, spec: DocumentSpec) -> list[DocText]:
-    lines = [Line(no=i, text=t) for i, t in enumerate(raw.text.split("\n"), start=1)]
+def split_variants(
+    raw: RawText, spec: DocumentSpec, lines: list[Line] | None = None
+) -> list[DocText]:
+    """The file's original and its translation blocks; ``lines`` are the file's lines when a
+    markup reader made them (otherwise its text's lines)."""
+    if lines is None:
+        lines = [Line(no=i, text=t) for i, t in enumerate(raw.text.split("\n"), start=1)]
     markers: list[tuple[int, int]] = []  # (index in lines, index in spec.variants)
     for vi, variant in enumerate(spec.variants):
         hits = [i for i, line in enumerate(lines) if line.text.strip() == variant.marker.strip()]

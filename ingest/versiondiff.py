@@ -26,9 +26,10 @@ Kinds and their ``detail``:
                too. Moved-and-reworded is one ``moved`` change: the kind says where to look for
                the rule, the detail says whether its words changed.
 ``added``      a new rule with no counterpart; ``"split from 805.2"`` when its text was a piece
-               of an old rule's text.
+               of an old rule's text, and then ``old_id`` is that rule (so history follows the
+               piece back to it).
 ``removed``    an old rule with no counterpart; ``"merged into 905.3"`` when its text became a
-               piece of a new rule's text.
+               piece of a new rule's text, and then ``new_id`` is that rule.
 
 Word diffs (ingest.worddiff) use the wdiff notation ``[-old words-] {+new words+}`` with a few
 words of context and ``…`` for elided text.
@@ -52,12 +53,15 @@ Matching is global, not rule by rule, in three passes:
 3. same slot: an old rule left over between two matched rules is paired with a left-over new
    rule between their counterparts at :data:`SLOT_MIN`, since the position is evidence too.
 
-Splits and merges keep the five kinds, and every rule id appears once per pair: the part of a
-split rule that keeps its place is ``reworded`` or ``moved``, the new piece is ``added`` with
-``split from``; a rule absorbed by another is ``removed`` with ``merged into``. A piece must
-have :data:`PIECE_MIN` of its words in order in the longer text, and must be new there (the
-longer rule's counterpart does not hold it), so parallel wording ("A main deck is a pile of
-cards..." / "An extra deck is a pile of cards...") is not a split.
+Splits and merges keep the five kinds: the part of a split rule that keeps its place is
+``reworded`` or ``moved`` (an extended rule, or a split one whose first piece keeps the number,
+is found by its words being all there), the new piece is ``added`` with ``split from`` and the
+old rule as its ``old_id``; a rule absorbed by another is ``removed`` with ``merged into`` and
+that rule as its ``new_id``. So a rule is the old side of one change that is not ``added`` and
+the new side of one that is not ``removed``, plus the pieces split from or merged into it. A
+piece must have :data:`PIECE_MIN` of its words in order in the longer text, and must be new
+there (the longer rule's counterpart does not hold it), so parallel wording ("A main deck is a
+pile of cards..." / "An extra deck is a pile of cards...") is not a split.
 """
 
 from __future__ import annotations
@@ -221,6 +225,10 @@ class _Matcher:
                 self._pair(i, j, sim)
 
     def _score(self, i: int, j: int, sim: float, same_number: bool) -> float:
+        if same_number and self._extends(i, j):
+            # Extended, or split with the first piece kept, under its own number: the words
+            # are all there, however much was added or moved out.
+            sim = max(sim, 100.0)
         score = sim + (NUMBER_BONUS if same_number else 0.0)
         if self._old_section[i] and self._old_section[i] == self._new_section[j]:
             score += SECTION_BONUS
@@ -243,7 +251,7 @@ class _Matcher:
             low = self.pairs[matched[k - 1]][0] if k > 0 else -1
             high = self.pairs[matched[k]][0] if k < len(matched) else len(self.new)
             for j in range(low + 1, high):
-                if j not in self.taken:
+                if j not in self.taken and self._same_section(i, j):
                     sim = fuzz.ratio(self.old[i].form, self.new[j].form)
                     if sim >= SLOT_MIN:
                         candidates.append((-sim, -self._context(i, j), i, j))
@@ -251,6 +259,12 @@ class _Matcher:
         for sim, _, i, j in candidates:
             if i not in self.pairs and j not in self.taken:
                 self._pair(i, j, -sim)
+
+    def _same_section(self, i: int, j: int) -> bool:
+        """Both in sections of similar titles (or either without one): a rule left over in a
+        removed section and one in an inserted section share a slot, not an identity."""
+        old, new = self._old_section[i], self._new_section[j]
+        return not old or not new or fuzz.ratio(old, new) >= MOVED_MIN
 
     def _extends(self, i: int, j: int) -> bool:
         """One text contains the other: a rule extended (or cut) under the same number."""
@@ -353,7 +367,8 @@ def diff_rules(
             found = _piece_of(n, changed_old)
             detail = f"split from {found[0].rule.number}" if found else ""
             sim = found[1] if found else 0.0
-            ordered.append(((j, 0, 0), Change(*ids, None, n.rule.id, "added", sim, detail)))
+            source = found[0].rule.id if found else None
+            ordered.append(((j, 0, 0), Change(*ids, source, n.rule.id, "added", sim, detail)))
     slot = -1  # the latest new index reached by an earlier old rule
     for i, o in enumerate(old):
         if i in pairs:
@@ -362,7 +377,8 @@ def diff_rules(
             found = _piece_of(o, changed_new)
             detail = f"merged into {found[0].rule.number}" if found else ""
             sim = found[1] if found else 0.0
-            ordered.append(((slot, 1, i), Change(*ids, o.rule.id, None, "removed", sim, detail)))
+            target = found[0].rule.id if found else None
+            ordered.append(((slot, 1, i), Change(*ids, o.rule.id, target, "removed", sim, detail)))
     ordered.sort(key=lambda entry: entry[0])
     return [change for _, change in ordered]
 

@@ -13,16 +13,24 @@ from ingest.pipeline import run_pipeline
 from .store import Progress, prepare_target, write_database
 
 
-def build(corpus: Path, db_path: Path, progress: Progress | None = None) -> dict[str, Any]:
+def build(
+    corpus: Path, db_path: Path, progress: Progress | None = None, *, strict: bool = False
+) -> dict[str, Any]:
     """Build ``db_path`` from ``corpus``; return a summary.
 
-    Raises KbError when ``db_path`` cannot be written (checked before any work) and
-    IngestError on bad input; either way the previous database is left as it was."""
+    Raises KbError when ``db_path`` cannot be written (checked before any work), IngestError
+    on bad input and, with ``strict``, on any build warning; whatever fails, the previous
+    database is left as it was."""
     started = time.perf_counter()
     cleaned = prepare_target(db_path)
     result = run_pipeline(corpus, progress)
     if not any(d.rules for d in result.documents):
         raise IngestError(str(corpus), "no rules found in any document")
+    if strict and result.warnings:
+        more = f" (and {len(result.warnings) - 1} more)" if len(result.warnings) > 1 else ""
+        raise IngestError(
+            str(corpus), f"--strict and the build warns: {result.warnings[0]}{more}", stage="build"
+        )
     counts = write_database(result, db_path, progress)
     by_game_lang: Counter[tuple[str, str]] = Counter()
     repairs: Counter[str] = Counter()

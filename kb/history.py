@@ -114,8 +114,8 @@ def _rule(conn: sqlite3.Connection, rule_id: str) -> dict[str, Any]:
 
 
 def _change(conn: sqlite3.Connection, query: str, rule_id: str) -> dict[str, Any] | None:
-    """The change from (``rule_change_from``) or to (``rule_change_to``) a rule: at most one
-    each."""
+    """The change from (``rule_change_from``) or to (``rule_change_to``) a rule: its own change
+    (a piece split from it or merged into it comes after, and is not followed from here)."""
     return first(conn, query, rule=rule_id)
 
 
@@ -128,7 +128,8 @@ def _absent(
 
 
 def _chain(conn: sqlite3.Connection, rule_id: str) -> list[dict[str, Any]]:
-    """One rule through every compared version, oldest first, following moves.
+    """One rule through every compared version, oldest first, following moves, and following
+    a piece split from a rule back to it (a rule merged into another, forward to that one).
 
     Each entry says what a version says (``rule``/``number``/``text``, all ``None`` where the
     rule does not exist) and ``change``: how it differs from the previous entry (``None`` for
@@ -139,14 +140,14 @@ def _chain(conn: sqlite3.Connection, rule_id: str) -> list[dict[str, Any]]:
     current = start["id"]
     while (change := _change(conn, "rule_change_to", current)) is not None:  # walk back
         entries[0]["change"] = _brief(change)
-        if change["old_rule"] is None:  # added in this version
+        if change["old_rule"] is None:  # added in this version (not split from a rule)
             entries.insert(0, _absent(conn, change["old_document"], None))
             break
         current = change["old_rule"]
         entries.insert(0, _entry(_rule(conn, current), None))
     current = start["id"]
     while (change := _change(conn, "rule_change_from", current)) is not None:  # walk forward
-        if change["new_rule"] is None:  # removed in the next version
+        if change["new_rule"] is None:  # removed in the next version (not merged into one)
             entries.append(_absent(conn, change["new_document"], _brief(change)))
             break
         current = change["new_rule"]

@@ -25,6 +25,7 @@ from ingest.records import (
     Gloss,
     Link,
     Reading,
+    Reference,
     Repair,
     Restriction,
     Rule,
@@ -51,7 +52,7 @@ from .shapes import (
     table,
 )
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
 
 def _first(ids: tuple[str, ...]) -> str | None:
@@ -77,6 +78,8 @@ TABLES: dict[str, Table] = {
             "effective": str,
             # The newest version of the same rulebook when this one is not it (NULL: current).
             "superseded_by": str,
+            # The numbering scheme found in its text: cr, dotted, article, section or plain.
+            "numbering": str,
             "publisher": str,
             "source": str,
             "license": str,
@@ -258,9 +261,15 @@ TABLES: dict[str, Table] = {
         foreign_keys=[("card", "cards", "id"), ("rule", "rules", "id")],
         added=[ROW_ID],
     ),
-    # A glossary term; its renderings are rows of term_renderings.
+    # A glossary term, curated (ingest/data/glossary.toml) or defined by a rulebook's own
+    # glossary (its definition and the rule stating it); its renderings are rows of
+    # term_renderings, the rules it cites are rule_references of its rule.
     "terms": record_table(
-        Term, rename={"en_forms": "forms"}, stored={"en_forms": AS_JSON}, omit=["renderings"]
+        Term,
+        rename={"en_forms": "forms"},
+        stored={"en_forms": AS_JSON},
+        omit=["renderings"],
+        foreign_keys=[("rule", "rules", "id")],
     ),
     # The reading of a machine-translation form lives in the glossary file only.
     "term_renderings": record_table(
@@ -269,6 +278,19 @@ TABLES: dict[str, Table] = {
     "term_counts": record_table(
         TermCount,
         foreign_keys=[("term", "terms", "id"), ("document", "documents", "id")],
+        added=[ROW_ID],
+    ),
+    # Cross-references in rule text: to a rule ("see rule 702.19", "[1.3.2a]"), a section
+    # ("section 102", a markup link) or a glossary term of the game; start/end are character
+    # offsets of ``written`` in the rule's text, for linking those words.
+    "rule_references": record_table(
+        Reference,
+        foreign_keys=[
+            ("rule", "rules", "id"),
+            ("target_rule", "rules", "id"),
+            ("target_section", "sections", "id"),
+            ("target_term", "terms", "id"),
+        ],
         added=[ROW_ID],
     ),
     # Every folded word of the index with the number of rules it occurs in, and in which games
@@ -328,6 +350,11 @@ INDEXES: list[tuple[str, list[str]]] = [
     ("restrictions", ["card"]),
     ("term_renderings", ["term"]),
     ("term_counts", ["term", "document"]),
+    ("terms", ["rule"]),
+    ("rule_references", ["rule"]),
+    ("rule_references", ["target_rule"]),
+    ("rule_references", ["target_section"]),
+    ("rule_references", ["target_term"]),
 ]
 
 UNIQUE_INDEXES: list[tuple[str, list[str]]] = [("rules", ["seq"])]

@@ -2,7 +2,9 @@
 
 FTS5's BM25 finds the candidates; they are then ordered so that a rule whose own text holds
 the query as a phrase comes before one that only matches scattered words or its section
-title, and, for an accented query, a phrase written with the same accents comes first.
+title, and, for an accented query, a phrase written with the same accents comes first. The
+same words in several versions of a rulebook are one hit, cited from the current version,
+with the older ids in ``also``; a hit of a superseded version says so (``superseded_by``).
 """
 
 from __future__ import annotations
@@ -51,14 +53,41 @@ def phrase_rank(hits: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:
     return sorted(hits, key=key)
 
 
+def current_versions(conn: sqlite3.Connection, hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One hit per rule text across versions of a rulebook, cited from the current version
+    (where the better ranked of the copies stood), the others' ids in ``also``. Words the
+    version diff found unchanged (glued or re-punctuated by a PDF extraction) are the same."""
+    older = [h["id"] for h in hits if h.get("superseded_by")]
+    newer = {r["rule"]: r["newer"] for r in run(conn, "ask_newer", ids=older)} if older else {}
+    by_id = {h["id"]: h for h in hits}
+    kept: dict[tuple[str, str], dict[str, Any]] = {}
+    out: list[dict[str, Any]] = []
+    for hit in hits:
+        same = by_id.get(newer.get(hit["id"], ""))
+        key = (hit["game"], _normal((same or hit)["text"]))
+        first = kept.get(key)
+        if first is None:
+            hit = {**hit, "also": []}
+            kept[key] = hit
+            out.append(hit)
+        elif first.get("superseded_by") and not hit.get("superseded_by"):
+            also = [first["id"], *first["also"]]
+            first.clear()
+            first.update({**hit, "also": also})
+        else:
+            first["also"].append(hit["id"])
+    return out
+
+
 def search(
     conn: sqlite3.Connection, text: str, *, game: str = "", lang: str = "", limit: int = 10
 ) -> list[dict[str, Any]]:
-    """Rules matching every word of ``text`` (any word, if none matches all), best first.
+    """Rules matching every word of ``text`` (any word, if none matches all), best first, the
+    current version of a rulebook standing for the same words in older ones.
 
     ``text`` is capped first (kb.limits): what is searched is ``cap(text, "search").text``."""
     text = cap(text, "search", conn).text
     hits = run(conn, "search", q=text, mode="", game=game, lang=lang, limit=CANDIDATES)
     if not hits:
         hits = run(conn, "search", q=text, mode="any", game=game, lang=lang, limit=CANDIDATES)
-    return phrase_rank(hits, text)[:limit]
+    return current_versions(conn, phrase_rank(hits, text))[:limit]

@@ -1,4 +1,5 @@
-"""The glossary as stored: terms, renderings per language, and counts per document."""
+"""The glossary as stored: terms (curated, and the rulebooks' own with their definition, the
+rule stating it and the rules it cites), renderings per language, and counts per document."""
 
 from __future__ import annotations
 
@@ -22,7 +23,15 @@ def terms(conn: sqlite3.Connection, term: str = "") -> list[dict[str, Any]]:
         for row in run(conn, "terms", term=tid):
             entry = out.setdefault(
                 row["term"],
-                {"term": row["term"], "game": row["game"], "en": row["en"], "renderings": {}},
+                {
+                    "term": row["term"],
+                    "game": row["game"],
+                    "en": row["en"],
+                    "definition": row["definition"] or "",
+                    "rule": row["rule"],
+                    "cites": run(conn, "term_cites", term=row["term"]) if row["rule"] else [],
+                    "renderings": {},
+                },
             )
             rendering = entry["renderings"].setdefault(
                 (row["lang"], row["source"], row["text"]),

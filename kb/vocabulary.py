@@ -13,7 +13,7 @@ import json
 import sqlite3
 from typing import Any
 
-from ingest.text import fold, name_key, words
+from ingest.text import CJK_RUN, cjk_bigrams, fold, name_key, words
 
 from .db import execute, first, run
 
@@ -25,7 +25,7 @@ class Vocabulary:
     ``dataclasses`` (and ``inspect``) and code generation at every process start.
     """
 
-    __slots__ = ("games", "cards", "timing", "terms", "game_rules")
+    __slots__ = ("games", "cards", "timing", "terms", "game_rules", "mentions")
 
     def __init__(
         self,
@@ -34,9 +34,13 @@ class Vocabulary:
         timing: list[dict[str, Any]],  # {"node", "tree", "game", "key", "text"}
         terms: list[dict[str, Any]],  # {"term", "game", "key", "text", "en"}
         game_rules: dict[str, int] | None = None,  # game id -> rules of the game
+        # key of an alias, term or moment -> {game: rules of the game holding it}: whether a
+        # name of one game is an everyday word of another (kb.ask.passes_names.game_named)
+        mentions: dict[str, dict[str, int]] | None = None,
     ) -> None:
         self.games, self.cards, self.timing, self.terms = games, cards, timing, terms
         self.game_rules = game_rules or {}
+        self.mentions = mentions or {}
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -45,6 +49,7 @@ class Vocabulary:
             "timing": self.timing,
             "terms": self.terms,
             "game_rules": self.game_rules,
+            "mentions": self.mentions,
         }
 
 
@@ -83,7 +88,36 @@ def compute_vocabulary(conn: sqlite3.Connection) -> Vocabulary:
     cards = [{**row, "key": name_key(row["alias"])} for row in run(conn, "vocabulary_cards")]
     timing = _phrase_rows(conn, "vocabulary_timing")
     terms = _phrase_rows(conn, "vocabulary_terms")
-    return Vocabulary(games, cards, timing, terms, game_rule_counts(conn))
+    keys = [*(a for aliases in games.values() for a in aliases)]
+    keys += [row["key"] for row in timing + terms]
+    return Vocabulary(games, cards, timing, terms, game_rule_counts(conn), mentions(conn, keys))
+
+
+def phrase_expression(key: str) -> str:
+    """The FTS5 phrase (folded column) of a folded key: its words in order, CJK as bigrams."""
+    tokens: list[str] = []
+    for word in words(key):
+        tokens += cjk_bigrams(word) if CJK_RUN.fullmatch(word) and len(word) > 1 else [word]
+    return '{folded} : "' + " ".join(t.replace('"', '""') for t in tokens) + '"' if tokens else ""
+
+
+def mentions(conn: sqlite3.Connection, keys: list[str]) -> dict[str, dict[str, int]]:
+    """For each key, how many rules of each game hold it as a phrase."""
+    out: dict[str, dict[str, int]] = {}
+    for key in sorted(set(keys)):
+        expression = phrase_expression(key)
+        if not expression:
+            continue
+        try:
+            found = {
+                row["game"]: row["rules"]
+                for row in run(conn, "phrase_games", expression=expression)
+            }
+        except sqlite3.OperationalError:  # a key FTS5 cannot read as a phrase
+            continue
+        if found:
+            out[key] = found
+    return out
 
 
 def game_rule_counts(conn: sqlite3.Connection) -> dict[str, int]:

@@ -1,8 +1,9 @@
 -- title: Passages with their context
--- description: Rules by sequence number (a JSON list) with their document, section, card mentions, card data, timing nodes and official-terms reading: what kb ask ranks.
+-- description: Rules by sequence number (a JSON list) with their document (and the newest version of it, when it is superseded), section, card mentions, card data, timing nodes and official-terms reading: what kb ask ranks.
 select
   r.seq, r.id, r.document, r.section, r.game, r.lang, r.langs, r.kind, r.number, r.label, r.title,
   r.text, r.era, r.depth, r.line_start, r.line_end, d.provenance, d.file, d.variant, d.translation_of,
+  d.superseded_by,
   d.title as document_title, s.path as section_path,
   (select x.text from readings x where x.rule = r.id) as reading,
   (select group_concat(f.card || ':' || f.field, ' ') from card_facts f where f.rule = r.id) as facts,

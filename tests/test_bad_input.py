@@ -137,7 +137,11 @@ def _one_gigabyte(corpus: Path) -> tuple[Path, str]:
 def _empty_corpus(corpus: Path) -> tuple[Path, str]:
     shutil.rmtree(corpus)
     corpus.mkdir()
-    return corpus, "no documents: no .md, .text, .txt file and no [[documents]] in sources.toml"
+    return (
+        corpus,
+        "no documents: no .htm, .html, .markdown, .md, .rest, .rst, .text, .txt, .xhtml file "
+        "and no [[documents]] in sources.toml",
+    )
 
 
 def _manifest_only(corpus: Path) -> tuple[Path, str]:
@@ -352,3 +356,19 @@ def test_a_long_question_is_cut_and_says_so(built_db: Path) -> None:
     for command, kind in (("ask", "A QUESTION"), ("search", "TEXT")):
         help_text = " ".join(run_kb(command, "--help").stdout.split())
         assert f"{kind} over " in help_text and " distinct words is cut to that" in help_text
+
+
+def test_strict_build_fails_on_a_warning_and_keeps_the_database(
+    corpus_copy: Path, previous_db: Path
+) -> None:
+    # The bundled corpus warns about 001's two empty headings: a plain build writes the
+    # database and reports it, a strict one refuses and leaves the previous file as it was.
+    before = sha(previous_db)
+    result = kb("build", "--corpus", str(corpus_copy), "--db", str(previous_db), "-q", "--strict")
+    assert result.returncode == 1
+    (line,) = result.stderr.strip().splitlines()
+    assert "--strict and the build warns: 001_da597713579df55f.txt: 2 empty section(s)" in line
+    assert line.endswith(f"(nothing written; {previous_db} is unchanged)")
+    assert sha(previous_db) == before
+    plain = kb("build", "--corpus", str(corpus_copy), "--db", str(previous_db), "-q")
+    assert plain.returncode == 0 and "1 warnings" in plain.stdout

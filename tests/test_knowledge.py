@@ -346,7 +346,11 @@ QUERY_OVERRIDES = {
     "meta_value": {"key": "schema_version"},
     "meta_store": {"key": "test", "value": "written"},
     "tmx_links": {"source_lang": "en", "target_lang": "vi"},
+    "ask_newer": {"ids": '["fow-cr-7.0:304.2"]'},
 }
+# Queries about what only a rulebook with its own glossary has (the bundled corpus has none):
+# tests/test_rulebooks.py runs them on the synthetic rulebooks.
+RULEBOOK_ONLY = {"term_cites"}
 # Build-time writes: run on a copy of the database, where they must change a row.
 WRITES = ("insert", "update", "delete", "replace")
 
@@ -359,6 +363,8 @@ def test_every_named_query_answers_with_rows(conn: sqlite3.Connection) -> None:
     conn.backup(copy)
     empty = []
     for name in queries.names():
+        if name in RULEBOOK_ONLY:
+            continue
         query = queries.load(name)
         assert query.title and query.description, name
         samples = {**QUERY_SAMPLES, **QUERY_OVERRIDES.get(name, {})}

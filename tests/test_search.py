@@ -84,7 +84,9 @@ def test_chinese_two_character_word(conn: sqlite3.Connection) -> None:
 
 def test_english_search_and_filters(conn: sqlite3.Connection) -> None:
     hits = search(conn, "concede the game", game="fow", limit=5)
-    assert {h["id"] for h in hits[:2]} == {"fow-cr-7.0:103.4", "fow-cr-8.01:103.4"}
+    # The same rule in both versions is one hit, cited from the current version.
+    assert (hits[0]["id"], hits[0]["also"]) == ("fow-cr-8.01:103.4", ["fow-cr-7.0:103.4"])
+    assert not hits[0]["superseded_by"]
     assert all(h["game"] == "fow" for h in hits)
     vi_only = search(conn, "Honest", lang="vi")
     assert vi_only and all(h["lang"] == "vi" for h in vi_only)
@@ -92,7 +94,14 @@ def test_english_search_and_filters(conn: sqlite3.Connection) -> None:
 
 def test_rule_number_finds_the_rule(conn: sqlite3.Connection) -> None:
     hits = search(conn, "105.3a", limit=3)
-    assert {h["id"] for h in hits[:2]} == {"fow-cr-7.0:105.3a", "fow-cr-8.01:105.3a"}
+    assert (hits[0]["id"], hits[0]["also"]) == ("fow-cr-8.01:105.3a", ["fow-cr-7.0:105.3a"])
+
+
+def test_a_superseded_version_is_marked(conn: sqlite3.Connection) -> None:
+    # 7.0's 402.3 was reworded in 8.01: both wordings are hits, the old one marked.
+    hits = search(conn, "main deck", game="fow", limit=200)
+    old = [h for h in hits if h["document"] == "fow-cr-7.0"]
+    assert old and all(h["superseded_by"] == "fow-cr-8.01" for h in old)
 
 
 def test_cli_search_json_and_no_match_exit(built_db: Path) -> None:

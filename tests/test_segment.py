@@ -29,7 +29,7 @@ def doc(text: str, **spec: object) -> tuple[DocText, list[Line]]:
 
 
 def shape(text: str, **spec: object) -> list[tuple[str, int, str, str, str, int | None]]:
-    blocks, _ = segment(*doc(text, **spec))
+    blocks, _, _ = segment(*doc(text, **spec))
     return [(b.kind, b.level, b.number or b.label, b.title, b.text, b.parent) for b in blocks]
 
 
@@ -55,7 +55,7 @@ def test_comprehensive_rules_numbering_and_parents() -> None:
 def test_depth_markers_that_disagree_with_numbers_are_warned() -> None:
     d, lines = doc("101.1. Rule.", numbering="cr")
     lines[0].depth = 5
-    _, warnings = segment(d, lines)
+    _, warnings, _ = segment(d, lines)
     assert warnings == ["t.txt:1: rule 101.1 has depth marker 5 but its number says 3"]
 
 
@@ -121,7 +121,7 @@ def test_a_sentence_ending_inside_its_parenthesis_is_not_a_heading() -> None:
 
 def test_manifest_hints_decide_headings_and_rulesets() -> None:
     hints = (HeadingHint(pattern=r"^Battle \((TCG|OCG)\)$", level=1, ruleset="tcg"),)
-    blocks, _ = segment(
+    blocks, _, _ = segment(
         *doc("Battle (TCG)\nShort line without period\nA sentence.", headings=hints)
     )
     assert [(b.kind, b.ruleset) for b in blocks] == [

@@ -61,10 +61,11 @@ def test_counts_add_up_to_the_rules_of_each_version(
     assert both + counts["added"] == s["new_rules"]
     # Most of the rulebook carried over; 8.01 added far more than it removed.
     assert counts["unchanged"] > 500 and counts["added"] > 100 and counts["removed"] < 20
-    # Each numbered rule of each version is on exactly one change.
+    # Each numbered rule of each version is on exactly one change (a piece split from an old
+    # rule names it too, as its source: that change is the piece's, an "added").
     rows = history.changes(conn, OLD, NEW)
-    old_ids = Counter(c["old_rule"] for c in rows if c["old_rule"])
-    new_ids = Counter(c["new_rule"] for c in rows if c["new_rule"])
+    old_ids = Counter(c["old_rule"] for c in rows if c["old_rule"] and c["kind"] != "added")
+    new_ids = Counter(c["new_rule"] for c in rows if c["new_rule"] and c["kind"] != "removed")
     assert len(old_ids) == s["old_rules"] and set(old_ids.values()) == {1}
     assert len(new_ids) == s["new_rules"] and set(new_ids.values()) == {1}
 
@@ -139,10 +140,13 @@ def test_split_rule(conn: sqlite3.Connection) -> None:
     # damage." 8.01 keeps 805.2 for the process and moves the damage sentence to a new 805.2a;
     # 7.0's 805.2a and 805.2b go one level down.
     assert change_of(conn, "805.2", "805.2")["kind"] == "reworded"
-    split = change_of(conn, None, "805.2a")
+    split = change_of(conn, "805.2", "805.2a")  # the piece names the rule it came from
     assert (split["kind"], split["detail"]) == ("added", "split from 805.2")
     assert change_of(conn, "805.2a", "805.2a-i")["kind"] == "moved"
     assert change_of(conn, "805.2b", "805.2a-ii")["kind"] == "moved"
+    # History follows the new piece back to the rule it was split from.
+    (chain,) = history.rule_history(conn, "fow-cr-8.01:805.2a")
+    assert [e["rule"] for e in chain] == ["fow-cr-7.0:805.2", "fow-cr-8.01:805.2a"]
 
 
 def test_removed_rule(conn: sqlite3.Connection) -> None:
@@ -252,10 +256,10 @@ def test_added_and_removed() -> None:
 def test_split_and_merge() -> None:
     split = diff([("1.1", f"{DECK} {COPIES}")], [("1.1", DECK), ("1.1a", COPIES)])
     assert split[0][:2] == ("reworded", "1.1>1.1")
-    assert split[1] == ("added", ">1.1a", "split from 1.1")
+    assert split[1] == ("added", "1.1>1.1a", "split from 1.1")
     merged = diff([("1.1", DECK), ("1.2", COPIES)], [("1.1", f"{DECK} {COPIES}")])
     assert merged[0][:2] == ("reworded", "1.1>1.1")
-    assert merged[1] == ("removed", "1.2>", "merged into 1.1")
+    assert merged[1] == ("removed", "1.2>1.1", "merged into 1.1")
 
 
 def test_parallel_wording_is_not_a_split() -> None:

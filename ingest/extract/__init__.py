@@ -60,9 +60,15 @@ class Knowledge:
 
 
 def extract_knowledge(
-    documents: list[DocumentResult], glossary: Glossary, games: set[str]
+    documents: list[DocumentResult],
+    glossary: Glossary,
+    games: set[str],
+    counted: Glossary | None = None,
 ) -> Knowledge:
-    """Knowledge for the games of the corpus (curated data about other games is left out)."""
+    """Knowledge for the games of the corpus (curated data about other games is left out).
+
+    ``counted`` is the glossary whose renderings are counted per document: the curated one
+    with the rulebooks' own glossaries added (the curated one alone when None)."""
     timing = build_timing(documents, games)
     cards = extract_cards(documents, games)
     exact = [(a.alias, a.card) for a in cards.aliases if a.kind in ("name", "case", "alias")]
@@ -99,6 +105,6 @@ def extract_knowledge(
         rulings=rulings,
         steps=steps,
         restrictions=extract_restrictions(documents, glossary, resolve),
-        term_counts=count_terms(documents, glossary),
+        term_counts=count_terms(documents, counted or glossary),
         readings=readings(documents, glossary, cards.aliases, names),
     )

@@ -65,8 +65,9 @@ def split_lines(lines: list[Line], texts: list[str]) -> list[Line]:
     """Rebuild lines after rules inserted ``\\n``: each piece keeps its source line number."""
     result: list[Line] = []
     for line, text in zip(lines, texts, strict=True):
-        for piece in text.split("\n"):
-            result.append(Line(no=line.no, text=piece, depth=line.depth))
+        for k, piece in enumerate(text.split("\n")):
+            # A markup line's structure stays with its first piece.
+            result.append(Line(line.no, piece, line.depth, line.mark if k == 0 else None))
     return result
 
 

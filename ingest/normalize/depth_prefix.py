@@ -7,6 +7,7 @@ against the rule number by the segmenter), the underscores are removed from the 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ..records import Line
 from .base import Context
@@ -23,5 +24,5 @@ def strip_depth_prefix(lines: list[Line], ctx: Context) -> list[Line]:
             continue
         text = line.text[m.end() :]
         ctx.record("strip_depth_prefix", line.no, line.text[: m.end() + 12], text[:12])
-        out.append(Line(line.no, text, len(m.group(1))))
+        out.append(replace(line, text=text, depth=len(m.group(1))))
     return out

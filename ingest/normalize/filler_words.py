@@ -9,6 +9,7 @@ name (``God Lantern Demon Essence or ...``) stays.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ..records import Line
 from .base import Context, sub_recorded
@@ -33,5 +34,5 @@ def remove_filler_words(lines: list[Line], ctx: Context) -> list[Line]:
             ctx,
             "remove_filler_words",
         )
-        out.append(Line(line.no, text.strip() if text != line.text else text, line.depth))
+        out.append(replace(line, text=text.strip() if text != line.text else text))
     return out

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 from functools import cache
 
 from ..records import Line
@@ -118,6 +119,6 @@ def split_glued_words(lines: list[Line], ctx: Context) -> list[Line]:
         return split_word(m.group(), ctx.vocabulary, ctx.bigrams) or m.group()
 
     return [
-        Line(line.no, sub_recorded(_WORD, repl, line, ctx, "split_glued_words"), line.depth)
+        replace(line, text=sub_recorded(_WORD, repl, line, ctx, "split_glued_words"))
         for line in lines
     ]

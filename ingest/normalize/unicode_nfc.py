@@ -7,6 +7,7 @@ some editors write it) looks identical but does not match the composed form in s
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import replace
 
 from ..records import Line
 from .base import Context
@@ -23,5 +24,5 @@ def unicode_nfc(lines: list[Line], ctx: Context) -> list[Line]:
         text = unicodedata.normalize("NFC", line.text.translate(_INVISIBLE))
         if text != line.text:
             ctx.record("unicode_nfc", line.no, line.text, text)
-        out.append(Line(line.no, text, line.depth))
+        out.append(replace(line, text=text))
     return out

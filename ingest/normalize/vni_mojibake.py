@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import replace
 
 from ..records import Line
 from .base import Context, sub_recorded
@@ -101,8 +102,6 @@ def repair_vni_mojibake(lines: list[Line], ctx: Context) -> list[Line]:
     out = []
     for line in lines:
         if _TELLTALE.intersection(line.text):
-            line = Line(
-                line.no, sub_recorded(_WORD, _repl, line, ctx, "repair_vni_mojibake"), line.depth
-            )
+            line = replace(line, text=sub_recorded(_WORD, _repl, line, ctx, "repair_vni_mojibake"))
         out.append(line)
     return out

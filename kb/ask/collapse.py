@@ -1,5 +1,6 @@
 """One hit per piece of rules text: versions of a document and aligned translations of a
-rule count once.
+rule count once, and the same text in several versions of a rulebook is cited from the current
+version ("also in" the older ones).
 
 On the ``kb ask`` path: standard library, sqlite3 and ``ingest.text`` only.
 """
@@ -22,21 +23,55 @@ def _aligned(conn: sqlite3.Connection, ids: list[str]) -> dict[str, set[str]]:
     return out
 
 
+def _newest(conn: sqlite3.Connection, ids: list[str]) -> dict[str, str]:
+    """For each rule of a superseded version, the same words in the current version (following
+    the rulebook's versions one after the other), when it keeps them."""
+    newer = {row["rule"]: row["newer"] for row in run(conn, "ask_newer", ids=ids)} if ids else {}
+    newest: dict[str, str] = {}
+    for rule in ids:
+        current, steps = rule, 0
+        while current in newer and steps < 50:
+            current, steps = newer[current], steps + 1
+            if current not in newer:
+                newer.update(
+                    {row["rule"]: row["newer"] for row in run(conn, "ask_newer", ids=[current])}
+                )
+        if current != rule:
+            newest[rule] = current
+    return newest
+
+
 def collapse(
     rows: list[dict[str, Any]], conn: sqlite3.Connection | None = None, lang: str = ""
 ) -> list[dict[str, Any]]:
     """One hit per piece of rules text: the same text in several versions of a document (7.0
-    and 8.01), and a rule with its aligned translations, count once. A translation found first
-    gives its place to its source when the question is not in the translation's language."""
+    and 8.01), and a rule with its aligned translations, count once. The current version's rule
+    stands for the text (older versions' ids go to ``also``), wherever the older one ranked;
+    a rule the version diff found unchanged (the same words, punctuation and glued words aside)
+    is the same text. A translation found first gives its place to its source when the
+    question is not in the translation's language."""
     aligned = _aligned(conn, [r["id"] for r in rows[:200]]) if conn is not None else {}
     out: list[dict[str, Any]] = []
     seen: dict[tuple[str, str], dict[str, Any]] = {}
     owner: dict[str, dict[str, Any]] = {}
     by_id = {r["id"]: r for r in rows}
+    older = [r["id"] for r in rows[:200] if r.get("superseded_by")]
+    newest = _newest(conn, older) if conn is not None else {}
+    # A superseded rule whose words the current version keeps (its glued or re-punctuated
+    # copy) is read as the current one's text.
+    text_of = {rule: by_id[current]["text"] for rule, current in newest.items() if current in by_id}
     for row in rows:
-        key = (row["game"], " ".join(words(fold(row["text"]))))
+        text = text_of.get(row["id"], row["text"])
+        key = (row["game"], " ".join(words(fold(text))))
         kept = seen.get(key) or owner.get(row["id"])
         if kept is not None:
+            if seen.get(key) is kept and kept.get("superseded_by") and not row.get("superseded_by"):
+                # The current version's words stand where the older version's were ranked.
+                older = {k: v for k, v in kept.items() if k != "also"}
+                kept.update({k: v for k, v in row.items() if k not in ("score", "features")})
+                kept["also"] = [older["id"], *kept.get("also", [])]
+                owner[row["id"]] = kept
+                continue
             kept.setdefault("also", []).append(row["id"])
             continue
         if row["translation_of"] and row["lang"] != lang:

@@ -38,6 +38,8 @@ class Ranking:
         # rules of either may answer ("after damage was calculated" is said of damage
         # calculation itself).
         self.nodes = {t["node"] for t in u.timing} | set(u.qualified_from)
+        # The games of the moments and terms the question names, whatever else uses the words.
+        self.concept_games = {t["game"] for t in [*u.timing, *u.terms]} - {"*"}
         self.memo: dict[tuple[str, str], float] = {}
 
     def once(self, kind: str, text: str, feature: Callable[[str], float]) -> float:
@@ -128,6 +130,12 @@ def game(row: Row, r: Ranking) -> float:
     return float(row["game"] == (r.u.game or r.u.game_hint))
 
 
+def concept_game(row: Row, r: Ranking) -> float:
+    """It is of a game whose moment or term the question names ("battle phase" is a moment of
+    Yu-Gi-Oh!'s timing), even when other games use the same words and no game was decided."""
+    return float(row["game"] in r.concept_games)
+
+
 def brevity(row: Row, r: Ranking) -> float:
     """Shorter passages are easier to read at a table."""
     return max(0.0, 1.0 - len(row["text"]) / 600)
@@ -184,6 +192,7 @@ FEATURES: dict[str, Callable[[Row, Ranking], float]] = {
     "example": example,
     "fact": fact,
     "game": game,
+    "concept_game": concept_game,
     "brevity": brevity,
     "literal": literally,
     "number": number,

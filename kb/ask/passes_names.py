@@ -12,6 +12,7 @@ import unicodedata
 
 from ingest.text import CJK_RUN, fold, words
 
+from ..vocabulary import Vocabulary
 from .cardnames import CardFinder
 from .context import Context
 from .correct import correct
@@ -44,10 +45,40 @@ def language(ctx: Context) -> None:
         ctx.result.lang = "vi" if len(found & vi_words) >= 2 else "en"
 
 
+def is_own(counts: dict[str, int] | None, sizes: dict[str, int], game: str) -> bool:
+    """Whether words that ``counts`` rules of each game hold are the game's own, not everyday
+    words of another game too: no other game's rules hold them in ``everyday_rules`` rules, or
+    more than ``share_ratio`` times as often as the game's own rules (kb/data/query.toml
+    [games]); ``sizes`` are the games' numbers of rules. Words no rule holds are the game's by
+    definition (only its glossary or timing data knows them)."""
+    if not counts:
+        return True
+    limits = query_data()["games"]
+    own = counts.get(game, 0) / max(1, sizes.get(game, 0))
+    return not any(
+        n >= limits["everyday_rules"]
+        or (
+            n >= limits["min_rules"]
+            and n / max(1, sizes.get(other, 0)) > limits["share_ratio"] * own
+        )
+        for other, n in counts.items()
+        if other != game
+    )
+
+
+def belongs_to(vocab: Vocabulary, key: str, game: str) -> bool:
+    """Whether a name of ``game`` (a folded alias, term or moment) is its own (``is_own``)."""
+    return is_own(vocab.mentions.get(key), vocab.game_rules, game)
+
+
 def game_named(ctx: Context) -> None:
-    """A game named by one of its aliases ("ygo", "fow", "游戏王" inside a run of Chinese)."""
+    """A game named by one of its aliases ("ygo", "fow", "游戏王" inside a run of Chinese); an
+    alias that another game's rules use as an everyday word ("gale" of a game called
+    Galeharvest, where another game has a Gale Cost) names no game."""
     for gid, aliases in ctx.vocab.games.items():
         for alias in sorted(aliases, key=len, reverse=True):
+            if not belongs_to(ctx.vocab, alias, gid):
+                continue
             pattern = re.escape(alias)
             if not CJK_RUN.search(alias):
                 pattern = rf"(?<!\w){pattern}(?!\w)"

@@ -11,8 +11,10 @@ from typing import Any
 
 from ingest.text import CJK_RUN, fold, folded_words
 
-from ..vocabulary import game_rule_counts
+from ..db import run
+from ..vocabulary import game_rule_counts, phrase_expression
 from .context import Context
+from .passes_names import belongs_to, is_own
 from .phrases import find_phrase, match_phrases, span_of, spans_free, unplaced
 from .question import expansions, query_data, stopwords, vs_words, whole_word
 
@@ -98,15 +100,18 @@ def unqualified_terms(ctx: Context) -> None:
 
 def game_of_concepts(ctx: Context) -> None:
     """A game-specific term or moment names the game ("normal summon" is Yu-Gi-Oh!); words that
-    are a term of every game or of several do not ("graveyard"). Only what the question itself
-    names: "攻击力" expands to "attack power", which is not Vanguard's power."""
+    are a term of every game or of several do not ("graveyard"), and neither does a term of one
+    game that another game's rules use as an everyday word ("monster", "damage" of a game whose
+    glossary defines them). Only what the question itself names: "攻击力" expands to "attack
+    power", which is not Vanguard's power."""
     r = ctx.result
     if r.game:
         return
     by_span: dict[Any, set[str]] = {}
     for t in [*r.timing, *r.terms]:
         if "start" in t:
-            by_span.setdefault(span_of(t), set()).add(t["game"])
+            game = t["game"] if belongs_to(ctx.vocab, t["key"], t["game"]) else "*"
+            by_span.setdefault(span_of(t), set()).add(game)
     games = {next(iter(g)) for g in by_span.values() if len(g) == 1} - {"*"}
     if len(games) == 1:
         r.game = games.pop()
@@ -132,31 +137,54 @@ def content_words(ctx: Context) -> None:
     ]
 
 
-def game_of_words(ctx: Context) -> None:
-    """The game the content words point to, when they all point to one (``game_hint``).
+def _adjacent_pairs(ctx: Context) -> list[str]:
+    """Pairs of content words that stand next to each other in the question ("main timing")."""
+    content = set(ctx.result.words)
+    keys = [t.key for t in ctx.tokens]
+    pairs = [f"{a} {b}" for a, b in zip(keys, keys[1:], strict=False) if {a, b} <= content]
+    return list(dict.fromkeys(pairs))
 
-    A word counts when the other games use it in at most a quarter of the rules their size
-    would predict ("flash", "sentinel" are Vanguard; "resonator" is Force of Will).
+
+def game_of_words(ctx: Context) -> None:
+    """The game the content words point to.
+
+    The words give a ``game_hint`` when they all point to one game. A pair of adjacent words
+    that only one game's rules say, in at least ``phrase_rules`` of them ("main timing"), is
+    that game's term: it decides the game, unless other words point elsewhere. A word points to
+    the game that uses it most (for its size) when every other game uses it at most
+    ``share_ratio`` as often, and in fewer than ``everyday_rules`` rules (kb/data/query.toml
+    [games]): "flash", "sentinel" are Vanguard's, "resonator" Force of Will's, but "monster" is
+    no one game's when several games' rules say it, whatever their sizes.
     """
     r = ctx.result
     if r.game or not r.words:
         return
-    game_rules = ctx.vocab.game_rules or game_rule_counts(ctx.conn)
+    sizes = ctx.vocab.game_rules or game_rule_counts(ctx.conn)
     rows = ctx.conn.execute(
         "SELECT term, rules, games FROM search_vocab WHERE term IN "
         "(SELECT value FROM json_each(?))",
         (json.dumps(r.words),),
     ).fetchall()
-    total = sum(game_rules.values())
     votes: set[str] = set()
     for row in rows:
-        game, n = max(json.loads(row["games"]).items(), key=lambda kv: kv[1])
         if row["rules"] < 2:
             continue
-        share = game_rules.get(game, 0) / total if total else 0.0
-        if row["rules"] - n <= 0.25 * row["rules"] * (1 - share):
+        counts = json.loads(row["games"])
+        game = max(counts, key=lambda g: (counts[g] / max(1, sizes.get(g, 0)), g))
+        if is_own(counts, sizes, game):
             votes.add(game)
-    r.game_hint = votes.pop() if len(votes) == 1 else None
+    r.game_hint = next(iter(votes)) if len(votes) == 1 else None
+    least = query_data()["games"]["phrase_rules"]
+    for pair in _adjacent_pairs(ctx):
+        counts = {
+            row["game"]: row["rules"]
+            for row in run(ctx.conn, "phrase_games", expression=phrase_expression(pair))
+        }
+        game = next(iter(counts)) if len(counts) == 1 else None
+        # A phrase decides unless the question's other words point to another game.
+        if game and counts[game] >= least and votes <= {game}:
+            r.game = r.game_hint = game
+            return
 
 
 def one_game_per_span(ctx: Context) -> None:

@@ -22,8 +22,11 @@ RRF_K = 20
 
 
 def weights() -> dict[str, float]:
-    """kb/data/ask_weights.toml [weights] (written by bench/tune_ask.py)."""
-    return datafiles.load("ask_weights")["weights"]
+    """kb/data/ask_weights.toml [weights] (written by bench/tune_ask.py), one per feature, in
+    the order of FEATURES; a feature the file does not weigh yet (a new one, before tuning)
+    weighs 0."""
+    written = datafiles.load("ask_weights")["weights"]
+    return {name: written.get(name, 0.0) for name in FEATURES}
 
 
 def fuse(candidates: Candidates) -> dict[int, float]:

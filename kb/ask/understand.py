@@ -47,7 +47,7 @@ PASSES: list[tuple[str, Pass, tuple[str, ...]]] = [
     ("game_of_concepts", everyday.game_of_concepts, ("game",)),
     ("cues", everyday.cues, ("years", "definition", "quantity")),
     ("content_words", everyday.content_words, ("words",)),
-    ("game_of_words", everyday.game_of_words, ("game_hint",)),
+    ("game_of_words", everyday.game_of_words, ("game", "game_hint")),
     ("one_game_per_span", everyday.one_game_per_span, ("terms",)),
 ]
 PASS_NAMES = [name for name, _, _ in PASSES]

@@ -109,7 +109,15 @@ def cli() -> None:
 )
 @data_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
-def build(corpus: Path | None, db_path: Path | None, as_json: bool, quiet: bool) -> None:
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Fail on any build warning (broken structure, markup left in text...), "
+    "leaving the previous database as it was.",
+)
+def build(
+    corpus: Path | None, db_path: Path | None, as_json: bool, quiet: bool, strict: bool
+) -> None:
     """Build the knowledge base from a corpus folder.
 
     Example: kb build --corpus corpus/ --db kb.sqlite
@@ -132,7 +140,7 @@ def build(corpus: Path | None, db_path: Path | None, as_json: bool, quiet: bool)
         # note is out even if this build dies too.
         for note in prepare_target(target):
             click.echo(f"note: {note}", err=True)
-        summary = run_build(corpus or bundled_corpus(), target, progress)
+        summary = run_build(corpus or bundled_corpus(), target, progress, strict=strict)
     except IngestError as exc:
         raise click.ClickException(f"{exc} (nothing written; {target} is unchanged)") from None
     except KbError as exc:

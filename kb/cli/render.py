@@ -100,6 +100,10 @@ def hits(results: Sequence[dict[str, Any]]) -> str:
         out.append(f"{i}. {h['section_path'] or h['document']}" + (f" — {title}" if title else ""))
         out.append(wrap(textwrap.shorten(h["text"], 400, placeholder=" …"), indent="   "))
         out.append(f"   [{citation(h)}]")
+        if h.get("superseded_by"):
+            out.append(f"   superseded by {h['superseded_by']}")
+        if h.get("also"):
+            out.append(f"   also in: {', '.join(h['also'])}")
     return "\n".join(out)
 
 
@@ -180,6 +184,10 @@ def terms(entries: Sequence[dict[str, Any]]) -> str:
     lines = []
     for e in entries:
         lines.append(f"{e['en']}  ({e['term']}, {e['game'] if e['game'] != '*' else 'every game'})")
+        if e.get("definition"):
+            lines.append(wrap(e["definition"], "  "))
+            cites = ", ".join(c["number"] or c["section_title"] for c in e.get("cites", []))
+            lines.append(f"  defined in {e['rule']}" + (f"; cites {cites}" if cites else ""))
         for r in e["renderings"]:
             where = (
                 ", ".join(f"{doc}: {n}" for doc, n in r["counts"].items()) or "not in the corpus"

@@ -14,7 +14,6 @@ import sqlite_utils
 from ingest.pipeline import PipelineResult
 from ingest.records import DocumentResult, Rule
 from ingest.text import CJK_RUN, fold, index_form, words
-from ingest.versiondiff import superseded
 
 from .. import schema
 from .rows import insert_records, insert_rows
@@ -47,7 +46,7 @@ def write_documents(db: sqlite_utils.Database, result: PipelineResult) -> None:
     """Games, documents and sections. The pipeline yields each original right before its
     variants, so translation_of always points to a row that already exists."""
     insert_records(db, "games", result.games)
-    newest = superseded(result.documents)
+    newest = result.superseded
     insert_rows(
         db,
         "documents",
@@ -72,6 +71,7 @@ def _document_row(d: DocumentResult, ord_: int, newest: dict[str, str]) -> dict[
         "version": spec.version,
         "effective": spec.effective,
         "superseded_by": newest.get(doc.doc_id),
+        "numbering": d.numbering,
         "publisher": spec.publisher,
         "source": spec.source,
         "license": spec.license,

@@ -68,10 +68,12 @@ def _ruling_card_rows(rulings: list[Ruling]) -> Iterator[dict[str, Any]]:
 
 
 def write_glossary(db: sqlite_utils.Database, result: PipelineResult) -> None:
-    """The curated glossary, how often each rendering occurs per document, and the
-    official-terms readings of machine translations."""
-    terms = load_glossary().terms
+    """The curated glossary and the rulebooks' own, how often each rendering occurs per
+    document, the official-terms readings of machine translations, and the cross-references
+    of rule text (which may name a term)."""
+    terms = [*load_glossary().terms, *result.terms]
     insert_records(db, "terms", terms)
     insert_records(db, "term_renderings", (r for term in terms for r in term.renderings))
     insert_records(db, "term_counts", result.knowledge.term_counts)
     insert_records(db, "readings", result.knowledge.readings)
+    insert_records(db, "rule_references", (x for d in result.documents for x in d.references))
