@@ -91,7 +91,7 @@ def ask(
         datafiles.load(name, conn)  # the database's parsed copy, if current
     vocab = load_vocabulary(conn)
     u = understand(conn, question, vocab, game=game)
-    forms = question_forms(conn, u)
+    forms = question_forms(conn, u, game)
     candidates = gather(conn, u, game or u.game or "", forms)
     rows = collapse(rank(conn, u, candidates, lang=lang, forms=forms), conn, lang or u.lang)
     recognised = bool(u.cards or u.timing or u.terms or u.expansions)

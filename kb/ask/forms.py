@@ -7,6 +7,7 @@ On the ``kb ask`` path: standard library, sqlite3 and ``ingest.text`` only.
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from functools import cache
@@ -112,12 +113,16 @@ def rule_count(conn: sqlite3.Connection) -> int:
     return column(conn, "ask_rule_count")[0]
 
 
-def frequencies(conn: sqlite3.Connection, forms: list[str]) -> dict[str, int]:
-    """Rules containing each folded word of ``forms`` (words the index lacks are absent)."""
+def frequencies(conn: sqlite3.Connection, forms: list[str], game: str = "") -> dict[str, int]:
+    """Rules containing each folded word of ``forms`` (words the index lacks are absent); of
+    ``game``'s rules only, when one is given."""
     keys = sorted({w for f in forms for w in words(fold(f))})
     if not keys:
         return {}
-    return {row["term"]: row["rules"] for row in run(conn, "ask_word_counts", words=keys)}
+    rows = run(conn, "ask_word_counts", words=keys)
+    if not game:
+        return {row["term"]: row["rules"] for row in rows}
+    return {row["term"]: json.loads(row["games"] or "{}").get(game, 0) for row in rows}
 
 
 def group_frequency(forms: list[str], df: dict[str, int]) -> int:
@@ -146,12 +151,26 @@ class QuestionForms:
         concepts: list[tuple[str, list[str]]],  # ("card:honest", every form worth searching)
         df: dict[str, int],  # rules holding each folded word of all those forms
         total: int,  # rules in the index
+        game_df: dict[str, int] | None = None,  # the same, among the question's game's rules
+        game_total: int = 0,  # rules of that game
     ) -> None:
         self.words, self.concepts, self.df, self.total = words, concepts, df, total
+        # What decides whether a word is too common to search by: within the question's game
+        # when it has one (a word common in another, bigger game, "deck", still tells this
+        # game's rules apart). Rarity weights stay corpus-wide.
+        self.search_df = game_df if game_df is not None else df
+        self.search_total = game_total or total
 
 
-def question_forms(conn: sqlite3.Connection, u: Understood) -> QuestionForms:
+def question_forms(conn: sqlite3.Connection, u: Understood, game: str = "") -> QuestionForms:
     words_ = word_forms(u)
     concepts = [(name, search_forms(forms)) for name, forms in concept_forms(conn, u) if forms]
     every = [f for forms in words_ for f in forms] + [f for _, fs in concepts for f in fs]
-    return QuestionForms(words_, concepts, frequencies(conn, every), rule_count(conn))
+    game = game or u.game or ""
+    if not game:
+        return QuestionForms(words_, concepts, frequencies(conn, every), rule_count(conn))
+    return QuestionForms(
+        words_, concepts, frequencies(conn, every), rule_count(conn),
+        game_df=frequencies(conn, every, game),
+        game_total=column(conn, "ask_game_rule_count", game=game)[0],
+    )  # fmt: skip

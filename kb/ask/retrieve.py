@@ -52,13 +52,17 @@ class _Groups:
 
 def _groups(q: QuestionForms) -> _Groups:
     return _Groups(
-        words=[(g, group_frequency(forms, q.df)) for forms in q.words if (g := word_group(forms))],
+        words=[
+            (g, group_frequency(forms, q.search_df))
+            for forms in q.words
+            if (g := word_group(forms))
+        ],
         concepts=[
-            (g, group_frequency(forms, q.df))
+            (g, group_frequency(forms, q.search_df))
             for name, forms in q.concepts
             if (g := concept_group(forms, prefix=not name.startswith("card:")))
         ],
-        common=COMMON_SHARE * q.total,
+        common=COMMON_SHARE * q.search_total,
     )
 
 
