@@ -6,6 +6,7 @@ hook functions are importable from here.
 """
 
 from .hooks import (
+    asgi_wrapper,
     canned_queries,
     extra_template_vars,
     get_metadata,
@@ -15,6 +16,7 @@ from .hooks import (
 )
 
 __all__ = [
+    "asgi_wrapper",
     "canned_queries",
     "extra_template_vars",
     "get_metadata",

@@ -8,19 +8,17 @@ only wires things together: pages are in kb/web/pages/, routes in kb/web/routes.
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from datasette import hookimpl
-from datasette.utils.asgi import asgi_static
 
 import queries
 
 from ..db import register_functions
 from ..labels import authority, language_name
-from . import routes
+from ..phrasebook import text_language
+from . import delivery, routes
 from .html import segments_html
 from .site_config import site_metadata
 from .urls import ask_url, card_search_url, compare_url, diff_url, search_url, timing_url
@@ -29,12 +27,6 @@ from .views import kb_database
 if TYPE_CHECKING:  # datasette.app imports the plugins: importing it here would be circular
     from datasette.app import Datasette
     from jinja2 import Environment
-
-STATIC = resources.files("kb.web") / "static"
-STATIC_PREFIX = "/-/kb-static/"
-# Part of the stylesheet's URL: it changes when the stylesheet does, so a copy cached for a
-# year is never stale.
-_CSS_VERSION = hashlib.sha256((STATIC / "site.css").read_bytes()).hexdigest()[:10]
 
 # The site's navigation, in order.
 NAV: list[dict[str, str]] = [
@@ -51,10 +43,14 @@ NAV: list[dict[str, str]] = [
 
 @hookimpl
 def register_routes(datasette: Datasette) -> list[tuple[str, Any]]:
-    static = asgi_static(
-        str(STATIC), headers={"cache-control": "public, max-age=31536000, immutable"}
-    )
-    return [(rf"^{STATIC_PREFIX}(?P<path>.*)$", static), *routes.routes()]
+    static = (rf"^{delivery.STATIC_PREFIX}(?P<path>.*)$", delivery.static_file)
+    return [static, *routes.routes()]
+
+
+@hookimpl
+def asgi_wrapper(datasette: Datasette) -> Any:
+    """gzip for every page (kb.web.delivery)."""
+    return delivery.gzip_wrapper
 
 
 @hookimpl
@@ -90,8 +86,10 @@ def get_metadata(datasette: Datasette, key: str, database: str, table: str) -> d
 
 @hookimpl
 def prepare_jinja2_environment(env: Environment) -> None:
-    """``segs|wdiff_html``: a word diff of page data as escaped HTML (kb.web.html)."""
+    """``segs|wdiff_html``: a word diff of page data as escaped HTML (kb.web.html);
+    ``text|text_lang``: the language a glossary rendering is written in (kb.phrasebook)."""
     env.filters["wdiff_html"] = segments_html
+    env.filters["text_lang"] = text_language
 
 
 @hookimpl
@@ -99,7 +97,8 @@ def extra_template_vars(datasette: Datasette) -> dict[str, Any]:
     return {
         "kb_site_title": datasette.metadata("title") or "Rules",
         "kb_nav": NAV,
-        "kb_css_url": f"{STATIC_PREFIX}site.css?v={_CSS_VERSION}",
+        "kb_css_url": delivery.static_url("site.css"),
+        "kb_js_url": delivery.static_url("site.js"),
         "provenance_label": authority,
         "language_name": language_name,
     }

@@ -83,20 +83,36 @@ def _split(
     numbers: Mapping[str, str],
     cards: Mapping[str, str],
     pattern: re.Pattern[str] | None,
+    terms: Mapping[str, str] | None = None,
+    term_pattern: re.Pattern[str] | None = None,
+    linked: set[str] | None = None,
 ) -> Iterator[Token]:
-    """Text tokens for ``content``, with known rule numbers and card names as links.
+    """Text tokens for ``content``, with known rule numbers, card names and glossary terms as
+    links.
 
-    ``cards`` is keyed by case-folded name; ``pattern`` finds those names (card_pattern)."""
-    found: list[tuple[int, int, str, str, str]] = []
+    ``cards`` is keyed by case-folded name, ``terms`` by the name as written; ``pattern`` and
+    ``term_pattern`` find those names (card_pattern). A term is linked once per rule
+    (``linked`` holds the term pages already linked): a glossary link on every "Graveyard"
+    would drown the text.
+    """
+    found: list[tuple[int, int, int, str, str, str]] = []
     for m in RULE_NUMBER.finditer(content):
         if m.group(1) in numbers:
-            found.append((m.start(1), m.end(1), numbers[m.group(1)], m.group(1), "rule-ref"))
+            found.append((m.start(1), 0, m.end(1), numbers[m.group(1)], m.group(1), "rule-ref"))
     for m in pattern.finditer(content) if pattern else ():
         url = cards.get(m.group().casefold())
         if url:
-            found.append((m.start(), m.end(), url, m.group(), "card-ref"))
+            found.append((m.start(), 1, m.end(), url, m.group(), "card-ref"))
+    for m in term_pattern.finditer(content) if term_pattern and terms else ():
+        url = terms.get(m.group())  # type: ignore[union-attr]
+        if url:
+            found.append((m.start(), 2, m.end(), url, m.group(), "term-ref"))
     position = 0
-    for start, end, url, label, css in sorted(found):
+    for start, _, end, url, label, css in sorted(found):
+        if css == "term-ref" and linked is not None:
+            if url in linked or start < position:
+                continue
+            linked.add(url)
         if start < position:  # overlapping matches: the first one wins
             continue
         if start > position:
@@ -112,7 +128,10 @@ def _add_links(state: StateCore) -> None:
     numbers = state.env.get("numbers") or {}
     cards = state.env.get("cards") or {}
     pattern = state.env.get("card_pattern")
-    if not numbers and not cards:
+    terms = state.env.get("terms") or {}
+    term_pattern = state.env.get("term_pattern")
+    linked: set[str] = set()
+    if not numbers and not cards and not terms:
         return
     for block in state.tokens:
         if block.type != "inline" or not block.children:
@@ -120,7 +139,9 @@ def _add_links(state: StateCore) -> None:
         children: list[Token] = []
         for token in block.children:
             if token.type == "text":
-                children.extend(_split(token.content, numbers, cards, pattern))
+                children.extend(
+                    _split(token.content, numbers, cards, pattern, terms, term_pattern, linked)
+                )
             else:
                 children.append(token)
         block.children = children
@@ -138,35 +159,73 @@ def _parser() -> MarkdownIt:
 _MD = _parser()
 
 
+TermIndex = tuple[dict[str, str], "re.Pattern[str] | None"]
+
+
+def _term_index(terms: Mapping[str, str] | None) -> TermIndex:
+    """Terms are matched as the glossary writes them, capitals included: "Will" (Force of
+    Will's resource) is a term, "will" is not."""
+    names = dict(terms or {})
+    pattern = card_pattern(names)
+    return names, re.compile(pattern.pattern) if pattern else None
+
+
+def _render(
+    text: str,
+    numbers: Mapping[str, str] | None,
+    cards: Mapping[str, str] | None,
+    term_index: TermIndex | None,
+) -> str:
+    folded = {name.casefold(): url for name, url in (cards or {}).items()}
+    folded_terms, term_pattern = term_index or ({}, None)
+    env = {
+        "numbers": numbers or {},
+        "cards": folded,
+        "card_pattern": card_pattern(folded),
+        "terms": folded_terms,
+        "term_pattern": term_pattern,
+    }
+    return _MD.render(text, env)
+
+
 def rule_html(
     text: str,
     numbers: Mapping[str, str] | None = None,
     cards: Mapping[str, str] | None = None,
+    terms: Mapping[str, str] | None = None,
 ) -> str:
     """Safe HTML for one rule's text.
 
     ``numbers`` maps a rule number cited in the text to the URL of that rule, ``cards`` a card
-    name (as any alias of the card is written) to the URL of its page; only those are linked,
-    so a number that is not a rule of the document (a date, a page number) stays plain text.
+    name (as any alias of the card is written) to the URL of its page, ``terms`` a glossary
+    term (as any rendering writes it) to its glossary page; only those are linked, so a number
+    that is not a rule of the document (a date, a page number) stays plain text.
     """
-    folded = {name.casefold(): url for name, url in (cards or {}).items()}
-    env = {"numbers": numbers or {}, "cards": folded, "card_pattern": card_pattern(folded)}
-    return _MD.render(text, env)
+    return _render(text, numbers, cards, _term_index(terms) if terms else None)
 
 
 def rules_html(
     rules: Iterable[Mapping[str, Any]],
     numbers: Mapping[str, str] | None = None,
     cards: Mapping[str, Mapping[str, str]] | None = None,
+    terms: Mapping[str, Mapping[str, str]] | None = None,
 ) -> dict[str, Markup]:
     """Rule id -> HTML of its text, for a template.
 
-    ``cards`` maps a rule id to the card names to link in that rule (see ``card_names``).
-    Marked safe for Jinja only because ``rule_html`` built it from escaped tokens; any other
-    string must go through the template's autoescaping.
+    ``cards`` maps a rule id to the card names to link in that rule (see ``card_names``),
+    ``terms`` a game to the glossary terms to link in its rules (kb.web.pages.glossary's
+    ``term_links``; a rule without a ``game`` links none). Marked safe for Jinja only because
+    ``rule_html`` built it from escaped tokens; any other string must go through the
+    template's autoescaping.
     """
     cards = cards or {}
-    return {r["id"]: Markup(rule_html(r["text"], numbers, cards.get(r["id"]))) for r in rules}
+    indexes = {game: _term_index(names) for game, names in (terms or {}).items()}
+    return {
+        r["id"]: Markup(
+            _render(r["text"], numbers, cards.get(r["id"]), indexes.get(r.get("game") or ""))
+        )
+        for r in rules
+    }
 
 
 def card_names(mentions: Mapping[str, Iterable[Mapping[str, Any]]]) -> dict[str, dict[str, str]]:
