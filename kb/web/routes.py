@@ -314,25 +314,43 @@ async def compare_index(datasette: Datasette, request: Request) -> Response:
 
 
 def _compare_page(
-    conn: sqlite3.Connection, ref: str, variants: list[str], as_json: bool
+    conn: sqlite3.Connection,
+    ref: str,
+    variants: list[str],
+    section: str,
+    checks: bool,
+    as_json: bool,
 ) -> Rendered:
-    data = compare_pages.compare(conn, ref, variants)
+    data = compare_pages.compare(conn, ref, variants, section, checks)
     if data is None or as_json:
         return data, {}
     shown = [r for row in data["rows"] for r in (row["source"] or [])]
     shown += [r for row in data["rows"] for cell in row["cells"] for r in cell["rules"]]
-    return data, {"rule_html": rules_html(shown)}
+    terms = term_links(conn, [r["game"] for r in shown])
+    return data, {"rule_html": rules_html(shown, terms=terms)}
 
 
 async def compare(datasette: Datasette, request: Request) -> Response:
+    """The comparison table; ``section=`` and ``checks=1`` filter its rows, ``jump=`` opens the
+    row (or section) it names."""
     ref = arg(request, "document")
-    variants = [v.strip() for v in (request.args.get("variants") or "").split(",") if v.strip()]
-    data, html = await query(datasette, _compare_page, ref, variants, wants_json(request))
+    args = request.args
+    variants = [v.strip() for v in (args.get("variants") or "").split(",") if v.strip()]
+    section, checks = args.get("section") or "", bool(args.get("checks"))
+    data, html = await query(
+        datasette, _compare_page, ref, variants, section, checks, wants_json(request)
+    )
     if data is None:
         asked = f" with the translation variants {', '.join(variants)}" if variants else ""
         raise NotFound(f"No source document {ref!r}{asked} (/compare lists them)")
     if data["document"]["document"] != ref:  # a file name, or one translation's id
         return redirect(request, data["url"])
+    jump = (args.get("jump") or "").strip()
+    if jump and not wants_json(request):
+        target = compare_pages.jump_target(data, jump)
+        if target:
+            return Response.redirect(target)
+        html["jump_missed"] = jump
     return await render(datasette, request, "kb_compare.html", data, html=html)
 
 
@@ -358,12 +376,15 @@ async def diff_index(datasette: Datasette, request: Request) -> Response:
 async def diff(datasette: Datasette, request: Request) -> Response:
     old, new = arg(request, "old"), arg(request, "new")
     kinds = [k for k in request.args.getlist("kind") if k]
+    chapter = request.args.get("chapter") or ""
     try:
-        data = await query(datasette, history_pages.diff, old, new, kinds)
+        data = await query(datasette, history_pages.diff, old, new, kinds, chapter)
     except KbError as exc:
         raise NotFound(str(exc)) from None
     if (data["old"]["id"], data["new"]["id"]) != (old, new):  # versions given: ids instead
         return redirect(request, data["url"])
+    if chapter and not any(c["slug"] == chapter for c in data["chapters"]):
+        raise NotFound(f"No change in a chapter {chapter!r} of {old} -> {new}")
     return await render(datasette, request, "kb_diff.html", data)
 
 

@@ -153,6 +153,8 @@ def cite(row: dict[str, Any]) -> dict[str, Any]:
         "era": row["era"] or "",
         "provenance": row["provenance"],
         "provenance_label": authority(row["provenance"]),
+        "version": row.get("version") or "",
+        "section_lang": row.get("section_lang") or row["lang"],
         "source": f"{row['file']}:{lines(row['line_start'], row.get('line_end'))}",
     }
 
@@ -180,6 +182,8 @@ def unknown_rule(rule_id: str) -> dict[str, Any]:
         "provenance": "unknown",
         "provenance_label": authority("unknown"),
         "source": "?",
+        "version": "",
+        "section_lang": "",
     }
 
 
