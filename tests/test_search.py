@@ -84,15 +84,32 @@ def test_chinese_two_character_word(conn: sqlite3.Connection) -> None:
 
 def test_english_search_and_filters(conn: sqlite3.Connection) -> None:
     hits = search(conn, "concede the game", game="fow", limit=5)
-    assert {h["id"] for h in hits[:2]} == {"fow-cr-7.0:103.4", "fow-cr-8.01:103.4"}
-    assert all(h["game"] == "fow" for h in hits)
+    # The current version of the rulebook; the older one says the same and is folded into it.
+    assert hits[0]["id"] == "fow-cr-8.01:103.4"
+    assert [a["id"] for a in hits[0]["also_in"]] == ["fow-cr-7.0:103.4"]
+    assert all(h["game"] == "fow" and not h["superseded_by"] for h in hits)
+    both = search(conn, "concede the game", game="fow", limit=5, versions="all")
+    assert {h["id"] for h in both[:2]} == {"fow-cr-7.0:103.4", "fow-cr-8.01:103.4"}
     vi_only = search(conn, "Honest", lang="vi")
     assert vi_only and all(h["lang"] == "vi" for h in vi_only)
 
 
 def test_rule_number_finds_the_rule(conn: sqlite3.Connection) -> None:
     hits = search(conn, "105.3a", limit=3)
-    assert {h["id"] for h in hits[:2]} == {"fow-cr-7.0:105.3a", "fow-cr-8.01:105.3a"}
+    assert hits[0]["id"] == "fow-cr-8.01:105.3a" and hits[0]["exact"]
+    assert not any(h["exact"] for h in hits[1:])
+    # A rule id is that rule, whatever its version.
+    old = search(conn, "fow-cr-7.0:105.4", limit=3)
+    assert old[0]["id"] == "fow-cr-7.0:105.4" and old[0]["exact"]
+    # "105.4" is the rule, not a rule that mentions 105.4 (it was third before).
+    assert search(conn, "105.4")[0]["id"] == "fow-cr-8.01:105.4"
+
+
+def test_search_expands_glossary_renderings(conn: sqlite3.Connection) -> None:
+    """伤害步骤 is the Damage Step in Chinese: no rule writes it, the glossary knows it."""
+    hits = search(conn, "伤害步骤", limit=5)
+    assert hits and all("Bước Thiệt hại" in h["text"] or "Damage Step" in h["text"] for h in hits)
+    assert not search(conn, "伤害步骤", expand=False)
 
 
 def test_cli_search_json_and_no_match_exit(built_db: Path) -> None:

@@ -19,9 +19,17 @@ from ..db import register_functions
 from ..labels import authority, language_name
 from ..phrasebook import text_language
 from . import delivery, routes
-from .html import segments_html
+from .html import quoted_lang, segments_html
 from .site_config import site_metadata
-from .urls import ask_url, card_search_url, compare_url, diff_url, search_url, timing_url
+from .urls import (
+    ask_url,
+    card_search_url,
+    compare_url,
+    diff_url,
+    glossary_url,
+    search_url,
+    timing_url,
+)
 from .views import kb_database
 
 if TYPE_CHECKING:  # datasette.app imports the plugins: importing it here would be circular
@@ -34,6 +42,7 @@ NAV: list[dict[str, str]] = [
     {"label": "Search", "url": search_url()},
     {"label": "Ask", "url": ask_url()},
     {"label": "Cards", "url": card_search_url()},
+    {"label": "Glossary", "url": glossary_url()},
     {"label": "Timing", "url": timing_url()},
     {"label": "Translations", "url": compare_url()},
     {"label": "Versions", "url": diff_url()},
@@ -90,6 +99,13 @@ def prepare_jinja2_environment(env: Environment) -> None:
     ``text|text_lang``: the language a glossary rendering is written in (kb.phrasebook)."""
     env.filters["wdiff_html"] = segments_html
     env.filters["text_lang"] = text_language
+    env.filters["quoted_lang"] = lambda text: quoted_lang(text, text_language)
+    # Globals too: Datasette's error pages get no extra_template_vars.
+    env.globals.update(
+        kb_nav=NAV,
+        kb_css_url=delivery.static_url("site.css"),
+        kb_js_url=delivery.static_url("site.js"),
+    )
 
 
 @hookimpl

@@ -20,7 +20,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ingest import worddiff
 
@@ -104,7 +104,7 @@ def _split(
         if url:
             found.append((m.start(), 1, m.end(), url, m.group(), "card-ref"))
     for m in term_pattern.finditer(content) if term_pattern and terms else ():
-        url = terms.get(m.group())  # type: ignore[union-attr]
+        url = terms.get(m.group()) or terms.get(m.group().casefold())  # type: ignore[union-attr]
         if url:
             found.append((m.start(), 2, m.end(), url, m.group(), "term-ref"))
     position = 0
@@ -163,11 +163,20 @@ TermIndex = tuple[dict[str, str], "re.Pattern[str] | None"]
 
 
 def _term_index(terms: Mapping[str, str] | None) -> TermIndex:
-    """Terms are matched as the glossary writes them, capitals included: "Will" (Force of
-    Will's resource) is a term, "will" is not."""
-    names = dict(terms or {})
-    pattern = card_pattern(names)
-    return names, re.compile(pattern.pattern) if pattern else None
+    """Terms of one word are matched as the glossary writes them, capitals included ("Will",
+    Force of Will's resource, is a term; "will" is not); terms of several words in any case
+    (the rulebooks write "Chase Area" and "chase area")."""
+    names: dict[str, str] = {}
+    parts = []
+    for name, url in sorted((terms or {}).items(), key=lambda t: (-len(t[0]), t[0])):
+        if not name.strip():
+            continue
+        several = len(name.split()) > 1
+        names.setdefault(name.casefold() if several else name, url)
+        parts.append(f"(?i:{re.escape(name)})" if several else re.escape(name))
+    if not parts:
+        return names, None
+    return names, re.compile(rf"(?<!\w)(?:{'|'.join(parts)})(?!\w)")
 
 
 def _render(
@@ -235,3 +244,24 @@ def card_names(mentions: Mapping[str, Iterable[Mapping[str, Any]]]) -> dict[str,
         rule_id: {name: card["url"] for card in cards for name in card["names"]}
         for rule_id, cards in mentions.items()
     }
+
+
+# A quoted stretch in a sentence: "cuộc sống điểm", “Honest”.
+_QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”')
+
+
+def quoted_lang(text: str, language: Any) -> Markup:
+    """Escaped ``text`` with each quoted stretch in another language marked with its ``lang``
+    (a translation check's detail quotes Vietnamese renderings in an English sentence);
+    ``language`` says what language a stretch is written in (kb.phrasebook.text_language)."""
+    out, position = [], 0
+    for m in _QUOTED.finditer(text):
+        quoted = m.group(1) or m.group(2)
+        lang = language(quoted)
+        if lang == "en":
+            continue
+        out.append(escape(text[position : m.start()]))
+        out.append(Markup('<span lang="{}">{}</span>').format(lang, m.group()))
+        position = m.end()
+    out.append(escape(text[position:]))
+    return Markup("").join(out)

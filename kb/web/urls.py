@@ -155,6 +155,7 @@ def cite(row: dict[str, Any]) -> dict[str, Any]:
         "provenance_label": authority(row["provenance"]),
         "version": row.get("version") or "",
         "section_lang": row.get("section_lang") or row["lang"],
+        "document_lang": row.get("document_lang") or row["lang"],
         "source": f"{row['file']}:{lines(row['line_start'], row.get('line_end'))}",
     }
 
@@ -184,6 +185,7 @@ def unknown_rule(rule_id: str) -> dict[str, Any]:
         "source": "?",
         "version": "",
         "section_lang": "",
+        "document_lang": "",
     }
 
 

@@ -17,7 +17,7 @@ from ...db import first, run
 from ...labels import authority, language_name
 from ...search import search as ranked_search
 from ..urls import game_url, glossary_url, rule_url, search_url, section_url, term_url
-from .extras import rule_extras
+from .extras import notes_of, rule_extras
 
 ALL = "all"
 # Rules listed on a term's page (the rest: a full-text search away).
@@ -141,6 +141,7 @@ def glossary_term(conn: sqlite3.Connection, game: str, term: str) -> dict[str, A
             "game": h["game"],
             "document": h["document"],
             "document_title": h["document_title"],
+            "document_lang": h["document_lang"],
             "version": h["version"],
             "number": h["number"],
             "lang": h["lang"],
@@ -153,6 +154,7 @@ def glossary_term(conn: sqlite3.Connection, game: str, term: str) -> dict[str, A
         }
         for h in hits
     ]
+    extras = rule_extras(conn, [r["id"] for r in rules])
     return {
         "term": {
             "id": row["id"],
@@ -166,7 +168,8 @@ def glossary_term(conn: sqlite3.Connection, game: str, term: str) -> dict[str, A
         "definitions": definitions,
         "languages": _renderings(conn, row["id"], row["en"]),
         "rules": rules,
-        "extras": rule_extras(conn, [r["id"] for r in rules]),
+        "extras": extras,
+        "notes": notes_of(extras),
         "limit": TERM_RULES,
         "search_url": search_url(row["en"], game=in_game) + "&all=1",
     }

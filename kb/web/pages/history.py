@@ -141,7 +141,7 @@ def diff(
     matching = len(rows)
     if chapter:
         rows = [r for r in rows if chapter_of[r["id"]] == chapter]
-    elif len(rows) > PAGE_CHANGES:
+    elif len(rows) > PAGE_CHANGES and not kinds:
         rows = []
     cites = rule_sources(conn, (r[side] for r in rows for side in ("old_rule", "new_rule")))
     facts = summary(conn, old_id, new_id)
@@ -166,7 +166,7 @@ def diff(
             for c in chapters
         ],
         "matching": matching,
-        "split": not chapter and matching > PAGE_CHANGES,
+        "split": not chapter and not kinds and matching > PAGE_CHANGES,
         "url": _with_chapter(diff_url(old_id, new_id, kinds or []), chapter),
         "all_url": diff_url(old_id, new_id, KINDS),
         "default_url": diff_url(old_id, new_id),
