@@ -320,10 +320,16 @@ def _compare_page(
     section: str,
     checks: bool,
     as_json: bool,
+    jump: str = "",
 ) -> Rendered:
     data = compare_pages.compare(conn, ref, variants, section, checks)
     if data is None or as_json:
         return data, {}
+    if jump:  # among every row, whatever the filters show
+        full = compare_pages.compare(conn, ref, variants) if section or checks else data
+        target = compare_pages.jump_target(full or data, jump)
+        if target:
+            return data, {"jump_to": target}
     shown = [r for row in data["rows"] for r in (row["source"] or [])]
     shown += [r for row in data["rows"] for cell in row["cells"] for r in cell["rules"]]
     terms = term_links(conn, [r["game"] for r in shown])
@@ -337,19 +343,18 @@ async def compare(datasette: Datasette, request: Request) -> Response:
     args = request.args
     variants = [v.strip() for v in (args.get("variants") or "").split(",") if v.strip()]
     section, checks = args.get("section") or "", bool(args.get("checks"))
+    jump = (args.get("jump") or "").strip()
     data, html = await query(
-        datasette, _compare_page, ref, variants, section, checks, wants_json(request)
+        datasette, _compare_page, ref, variants, section, checks, wants_json(request), jump
     )
     if data is None:
         asked = f" with the translation variants {', '.join(variants)}" if variants else ""
         raise NotFound(f"No source document {ref!r}{asked} (/compare lists them)")
     if data["document"]["document"] != ref:  # a file name, or one translation's id
         return redirect(request, data["url"])
-    jump = (args.get("jump") or "").strip()
+    if html.get("jump_to"):
+        return Response.redirect(html["jump_to"])
     if jump and not wants_json(request):
-        target = compare_pages.jump_target(data, jump)
-        if target:
-            return Response.redirect(target)
         html["jump_missed"] = jump
     return await render(datasette, request, "kb_compare.html", data, html=html)
 
