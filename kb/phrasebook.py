@@ -10,8 +10,11 @@ without accents).
 
 from __future__ import annotations
 
+import copy
+import os
 import sqlite3
 import unicodedata
+from functools import lru_cache
 from typing import Any
 
 from ingest.text import CJK_RUN, fold, has_diacritics, is_vietnamese_word, words
@@ -34,7 +37,43 @@ def text_language(text: str) -> str:
     return "en"
 
 
+def database_file(conn: sqlite3.Connection) -> tuple[str, float]:
+    """The file a connection reads and when it last changed: the key of what is cached."""
+    path = next((row[2] for row in conn.execute("pragma database_list") if row[1] == "main"), "")
+    try:
+        return path, os.stat(path).st_mtime if path else 0.0
+    except OSError:
+        return path, 0.0
+
+
+_VOCABULARIES: dict[tuple[str, float], Any] = {}
+
+
+def _vocabulary(database: tuple[str, float], conn: sqlite3.Connection) -> Any:
+    """The vocabulary of a database file, parsed once (kb.vocabulary reads it from ``meta``)."""
+    if database not in _VOCABULARIES:
+        if len(_VOCABULARIES) > 8:
+            _VOCABULARIES.clear()
+        _VOCABULARIES[database] = load_vocabulary(conn)
+    return _VOCABULARIES[database]
+
+
 def named_phrases(conn: sqlite3.Connection, text: str) -> list[dict[str, Any]]:
+    """The terms and timing moments ``text`` names (see _named_phrases), cached per database
+    file and text: a search asks it three times (expansions, the page it names, the
+    question's language), and a database does not change under a running site."""
+    database = database_file(conn)
+    if not database[0]:
+        return _named_phrases(load_vocabulary(conn), text)
+    return copy.deepcopy(_cached_phrases(database, text, _vocabulary(database, conn)))
+
+
+@lru_cache(maxsize=512)
+def _cached_phrases(database: tuple[str, float], text: str, vocab: Any) -> list[dict[str, Any]]:
+    return _named_phrases(vocab, text)
+
+
+def _named_phrases(vocab: Any, text: str) -> list[dict[str, Any]]:
     """The terms and timing moments ``text`` names, longest first, without overlaps.
 
     Each: ``typed`` (the words as typed), ``kind`` (term or timing), ``id``, ``langs`` (the
@@ -45,7 +84,6 @@ def named_phrases(conn: sqlite3.Connection, text: str) -> list[dict[str, Any]]:
     folded = fold(typed)
     if not folded:
         return []
-    vocab = load_vocabulary(conn)
     entries = [("term", e) for e in vocab.terms] + [("timing", e) for e in vocab.timing]
     found: dict[tuple[int, int], dict[str, Any]] = {}
     stop = stopwords()

@@ -435,3 +435,31 @@ def test_datasette_pages_have_a_language_and_labelled_controls(site: Site) -> No
         assert control["attrs"].get("aria-label") or control["attrs"].get("id"), control
     labels = site.page("/kb").find("label")
     assert [x for x in labels if x["attrs"].get("for") == "sql-editor"]
+
+
+def test_plain_rules_skip_the_parser_with_the_very_same_html(conn: sqlite3.Connection) -> None:
+    """kb.web.html renders a plain rule without markdown-it (a long page's biggest cost): the
+    HTML must be markdown-it's, links and escapes included, for every rule of the corpus."""
+    from kb.web import html
+
+    names = {"Graveyard": "/glossary/all/graveyard", "Chase Area": "/glossary/fow/chase-area"}
+    env = {
+        "numbers": {"105.4": '/x?a="1"&b=<2>'},
+        "cards": {"honest": "/card/honest"},
+        "card_pattern": html.card_pattern({"honest": ""}),
+        "terms": html._term_index(names)[0],
+        "term_pattern": html._term_index(names)[1],
+    }
+    texts = [row[0] for row in conn.execute("select text from rules")]
+    texts += [
+        'See [Enter] and <b>x</b> "q" (a) & 105.4',
+        '“Honest” vs <img src=x onerror="a">',
+        "(105.4) [x](javascript:alert(1)) x <http://example.com>",
+        'a\n"b" [c] honest',
+    ]
+    plain = [t for t in texts if html.is_plain(t)]
+    assert len(plain) > len(texts) / 2
+    for text in plain:
+        assert html._plain_html(text, env) == html._MD.render(text, dict(env)), text
+    assert not html.is_plain("- a list item") and not html.is_plain("1. first")
+    assert not html.is_plain("a *b*") and not html.is_plain("<script>") and not html.is_plain("")

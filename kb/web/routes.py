@@ -23,7 +23,8 @@ from urllib.parse import urlencode
 from datasette.utils.asgi import NotFound, Request, Response
 
 from ..db import KbError
-from .html import card_names, rules_html
+from ..phrasebook import database_file
+from .html import article_openings, card_names, rules_html
 from .pages import ask as ask_pages
 from .pages import cards as card_pages
 from .pages import compare as compare_pages
@@ -167,7 +168,17 @@ async def glossary_term(datasette: Datasette, request: Request) -> Response:
     return await render(datasette, request, "kb_glossary_term.html", data, html=html)
 
 
+# Whole documents already rendered, by database file and document: the biggest pages of the
+# site, and the database cannot change under a running server (it is opened immutable; a
+# rebuilt file has another modification time, so another key).
+_WHOLE: dict[tuple[str, float, str], Rendered] = {}
+WHOLE_CACHED = 4
+
+
 def _whole_page(conn: sqlite3.Connection, document: str, as_json: bool) -> Rendered:
+    key = (*database_file(conn), document)
+    if not as_json and key in _WHOLE:
+        return _WHOLE[key]
     data = whole_pages.whole_document(conn, document)
     if data is None or as_json:
         return data, {}
@@ -175,7 +186,12 @@ def _whole_page(conn: sqlite3.Connection, document: str, as_json: bool) -> Rende
     numbers = {r["number"]: "#" + r["anchor"] for r in rules if r["number"]}
     cards = card_names(card_pages.card_links(conn, [r["id"] for r in rules]))
     terms = term_links(conn, [data["game"]["id"]])
-    return data, {"rule_html": rules_html(rules, numbers, cards, terms)}
+    html = {"articles": article_openings(rules, rules_html(rules, numbers, cards, terms))}
+    if key[0]:
+        if len(_WHOLE) >= WHOLE_CACHED:
+            _WHOLE.pop(next(iter(_WHOLE)))
+        _WHOLE[key] = (data, html)
+    return data, html
 
 
 async def whole_document(datasette: Datasette, request: Request) -> Response:

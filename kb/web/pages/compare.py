@@ -244,7 +244,12 @@ def compare(
         },
         "checks_url": f"{base}{joiner}checks=1" + (f"&section={quote(section)}" if section else ""),
         "shown": len(shown),
-        "extras": rule_extras(conn, ids),
+        # The table shows translations itself: a rule's extras here are its notes and glosses.
+        "extras": {
+            k: v
+            for k, v in rule_extras(conn, ids).items()
+            if v["notes"] or v["glosses"] or v["current"]
+        },
         "document": _document_column(source) | {"game": source["game"], "rules": source["rules"]},
         "variants": [_document_column(t) for t in translations if t["variant"] in wanted],
         "all_variants": [

@@ -14,7 +14,7 @@ from ...db import column, first, run
 from ...labels import authority
 from ...lookup import rule_view
 from ...phrasebook import named_phrases
-from ...search import expansions
+from ...search import exact_rules, expansions
 from ...search import search as ranked_search
 from ..html import cited_numbers
 from ..urls import (
@@ -334,7 +334,9 @@ def search_target(conn: sqlite3.Connection, q: str, game: str = "") -> dict[str,
     text = " ".join(q.split())
     if not text:
         return None
-    rules = [h for h in ranked_search(conn, text, game=game, limit=5) if h["exact"]]
+    exact = exact_rules(conn, text, game=game)
+    current = [r for r in exact if not r["superseded_by"]]
+    rules = [r for r in exact if r["id"] == text] or current or exact
     if rules:
         if len(rules) == 1:
             return {"kind": "rule", "id": rules[0]["id"], "url": rule_url(rules[0]["id"])}
