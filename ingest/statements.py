@@ -10,6 +10,7 @@ ask reads questions with the same Lexicon.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -19,12 +20,15 @@ LANGS = ("en", "vi", "zh")
 _DIGITS = r"\d{1,3}(?:[,.]\d{3})+|\d+"
 
 
-def _alternation(phrases: list[str]) -> re.Pattern[str]:
-    """Whole-word alternation of folded phrases, longest first; CJK phrases anywhere."""
-    ordered = sorted({fold(p) for p in phrases if p.strip()}, key=lambda p: (-len(p), p))
-    parts = [
-        re.escape(p) if CJK_RUN.search(p) else rf"(?<!\w){re.escape(p)}(?!\w)" for p in ordered
-    ]
+def _alternation(phrases: list[str], form: Callable[[str], str] = fold) -> re.Pattern[str]:
+    """Whole-word alternation of folded phrases (or of another ``form``), longest first; CJK
+    phrases anywhere. (One pair of word-boundary checks around the whole alternation: one
+    per phrase compiles several times slower, and kb ask compiles these on every run.)"""
+    ordered = sorted({form(p) for p in phrases if p.strip()}, key=lambda p: (-len(p), p))
+    cjk = [re.escape(p) for p in ordered if CJK_RUN.search(p)]
+    plain = [re.escape(p) for p in ordered if not CJK_RUN.search(p)]
+    parts = [f"(?:{'|'.join(cjk)})"] if cjk else []
+    parts += [rf"(?<!\w)(?:{'|'.join(plain)})(?!\w)"] if plain else []
     return re.compile("|".join(parts) or "(?!)")
 
 
@@ -42,6 +46,10 @@ class Lexicon:
         self.chains = [(k, _alternation(v)) for k, v in data["chains"].items()]
         cond = data["conditions"]
         self.condition = _alternation([w for lang in LANGS for w in cond.get(lang, [])])
+        # A condition after its outcome: only the words that cannot open anything else there.
+        # Matched with its accents: folded, Vietnamese "nếu" (if) is "nêu" (state).
+        self.trailing = _alternation(cond.get("trailing", []), str.lower)
+        self.not_conditions = frozenset(fold(w) for w in cond.get("not_after", []))
         self.number_words = {
             fold(w): n for lang in LANGS for w, n in data["numbers"].get(lang, {}).items()
         }
@@ -59,21 +67,26 @@ class Lexicon:
         folded = fold(text)
         return next((m for m, pattern in self.modalities if pattern.search(folded)), "")
 
-    def modality_at(self, text: str, position: int) -> str:
-        """The modality that governs a word at ``position`` (in the folded text): the first
-        marker after it ("Shrink ... cannot be activated"), else the last one before it
-        ("chỉ có thể kích hoạt Magic Cylinder")."""
+    def modal_marks(self, text: str) -> list[tuple[int, int, str]]:
+        """(start, end, modality) of every modality cue of a text (folded positions); of
+        overlapping cues ("cannot" holds "can") the longest."""
         folded = fold(text)
         marks = sorted(
             (m.start(), m.end(), kind)
             for kind, pattern in self.modalities
             for m in pattern.finditer(folded)
         )
-        # Of overlapping markers ("cannot" holds "can"), the longest.
         kept: list[tuple[int, int, str]] = []
         for start, end, kind in sorted(marks, key=lambda m: (m[0], -(m[1] - m[0]))):
             if not kept or start >= kept[-1][1]:
                 kept.append((start, end, kind))
+        return kept
+
+    def modality_at(self, text: str, position: int) -> str:
+        """The modality that governs a word at ``position`` (in the folded text): the first
+        marker after it ("Shrink ... cannot be activated"), else the last one before it
+        ("chỉ có thể kích hoạt Magic Cylinder")."""
+        kept = self.modal_marks(text)
         after = [k for s, _, k in kept if s >= position]
         if after:
             return after[0]
@@ -91,12 +104,13 @@ class Lexicon:
         return next((k for k, pattern in self.chains if pattern.search(folded)), "")
 
     def split_condition(self, sentence: str) -> tuple[str, str] | None:
-        """(condition, what follows) of a sentence that opens with a condition ("If X, Y";
-        "Nếu X thì Y"), else None."""
+        """(condition, what follows) of a sentence with a condition: opening it ("If X, Y";
+        "Nếu X thì Y") or after what follows ("Y if X": "You also win if the opponent
+        can't draw"), else None."""
         folded = fold(sentence)
         m = self.condition.match(folded.lstrip())
         if not m:
-            return None
+            return self._trailing_condition(sentence, folded)
         offset = len(folded) - len(folded.lstrip())
         body = sentence[offset + m.end() :]
         for marker in (", then ", " then ", " thì ", ", "):
@@ -104,6 +118,18 @@ class Lexicon:
             if at > 0:
                 return body[:at].strip(" ,"), body[at + len(marker) :].strip(" ,")
         return None
+
+    def _trailing_condition(self, sentence: str, folded: str) -> tuple[str, str] | None:
+        """ "Y if X": the condition word after the clause it governs, the clause a full
+        statement of its own (three words at least), the condition running to the end."""
+        m = self.trailing.search(sentence.lower())
+        before = fold(sentence[: m.start()]).split() if m else []
+        # "as if" compares, "even if" concedes: neither makes a condition.
+        if not m or len(before) < 3 or before[-1] in self.not_conditions:
+            return None
+        outcome = sentence[: m.start()].strip(" ,")
+        condition = sentence[m.end() :].strip(" ,.")
+        return (condition, outcome) if condition else None
 
     def unit(self, text: str, after: int) -> str:
         """The word a number counts: the first word after it (position ``after`` in the folded
@@ -126,7 +152,9 @@ class Lexicon:
             if value is None:
                 continue
             before = folded[max(0, m.start() - 40) : m.start()]
-            bound = next((b for b, pattern in self.bounds if pattern.search(before)), "")
+            # The bound word nearest the number governs it ("must contain at least forty").
+            hits = [(h.start(), b) for b, pattern in self.bounds if (h := pattern.search(before))]
+            bound = max(hits)[1] if hits else ""
             out.append((bound, value, m.end()))
         return out
 

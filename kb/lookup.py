@@ -15,7 +15,9 @@ def rule_view(conn: sqlite3.Connection, rule_id: str) -> dict[str, Any] | None:
         return None
     rule = rows[0]
     rule["children"] = run(conn, "rule_children", id=rule_id)
-    rule["translations"] = []
+    rule["translations"] = run(conn, "rule_translations", id=rule_id)
+    # Curated English readings of a rule that has no official English (community glosses).
+    rule["glosses"] = run(conn, "rule_glosses", id=rule_id)
     return rule
 
 

@@ -259,3 +259,50 @@ def test_spellings() -> None:
     from kb.ask.forms import spelled
 
     assert "cannot draw" in spelled(["can't draw"]) and "can't draw" in spelled(["cannot draw"])
+
+
+def test_yes_no_from_the_sentence_that_states_it(conn: sqlite3.Connection) -> None:
+    """A yes/no question answered by one sentence of the best passage: the verdict follows the
+    sentence's modality and cites it."""
+    answer = ask(conn, "FoW: can a resonator with [Precision] attack a recovered J/resonator")[
+        "answer"
+    ]
+    assert answer["verdict"] == "yes"
+    assert any("[Precision]" in b["quote"] and " can " in b["quote"] for b in answer["because"])
+    assert all(b["rule"].startswith("fow-cr-") for b in answer["because"])
+
+
+def test_a_sentence_about_a_narrower_subject_decides_nothing(conn: sqlite3.Connection) -> None:
+    """ "A J/resonator with [Swiftness] can attack the turn it is put into a field" says
+    nothing of J/resonators without it; a negated question is not read against a modality."""
+    for question in (
+        "FoW: can a resonator attack the turn it comes into the field",
+        "can a vanguard card belong to no nation",
+    ):
+        answer = ask(conn, question)["answer"]
+        assert answer is None or answer.get("verdict") is None, (question, answer)
+
+
+def test_kb_show_gives_translations_and_the_english_gloss(built_db: Path) -> None:
+    """A translator sees a rule's aligned translations; a judge reading a rule of the
+    Vietnamese article gets its English gloss, marked as a community gloss."""
+    out = run_kb("show", "fow-basic:draw-phase.2", db=built_db)
+    assert out.returncode == 0, out.stderr
+    assert "↔ fow-basic-vi-mt1:" in out.stdout and "[vi]" in out.stdout
+    viet = run_kb("show", "ygo-damage-step:van-de-honest.5", "--json", db=built_db)
+    (view,) = json.loads(viet.stdout)
+    assert view["lang"] == "vi"
+    assert view["glosses"] and view["glosses"][0]["lang"] == "en"
+    assert "D.D. Warrior Lady" in view["glosses"][0]["text"]
+    text = run_kb("show", "ygo-damage-step:van-de-honest.5", db=built_db).stdout
+    assert "gloss [en, community gloss, not official]" in text
+
+
+def test_an_old_version_cited_alone_is_said_to_be_superseded(conn: sqlite3.Connection) -> None:
+    from kb.ask.answers.common import source, warnings
+
+    old = source(conn, "fow-cr-7.0:402.3")
+    alone = warnings(conn, [old], [])
+    assert any("fow-cr-7.0 is superseded by fow-cr-8.01" in w for w in alone), alone
+    both = warnings(conn, [old, source(conn, "fow-cr-8.01:402.3a")], [])
+    assert not any("superseded" in w for w in both), both

@@ -306,6 +306,8 @@ QUERY_OVERRIDES = {
     "card_notes": {"ids": '["honest"]'},
     "verdict_copies": {"status": "limited"},
     "verdict_orders": {"moment": "yugioh-tcg-start-step"},
+    "timing_descendants": {"node": "yugioh-tcg-damage-step"},
+    "ask_node_rulesets": {"ids": '["yugioh-tcg-damage-step"]'},
     "verdict_permissions": {"moment": "yugioh-tcg-during-damage-calculation"},
     "card": {"id": "honest"},
     "card_note": {"id": "honest"},

@@ -149,6 +149,10 @@ def _from_properties(ctx: _Context, props: list[TimingProperty], rules: dict[str
                     ctx.add(rule, kind="permission", source=source, moment=p.node,
                             subject=subject, action="activate", modality=modality,
                             quote=p.display)  # fmt: skip
+        elif (p.key, p.value) == ("chains", "multiple"):
+            ctx.add(rule, kind="permission", source="timing-property", moment=p.node,
+                    subject="*", action="activate", modality="can", chain="later",
+                    quote=p.display)  # fmt: skip
         elif (p.key, p.value) in (("chains", "one"), ("responses", "no")):
             ctx.add(rule, kind="permission", source="timing-property", moment=p.node,
                     subject="*", action="activate", modality="only", chain="first",
@@ -164,24 +168,62 @@ def _from_properties(ctx: _Context, props: list[TimingProperty], rules: dict[str
 
 
 def _from_card_sentences(ctx: _Context, rule: Rule) -> None:
-    """Sentences of a moment's rules naming a card: can, cannot or only (in which Chain)."""
+    """Sentences of a moment's rules naming a card: can, cannot or only (in which Chain),
+    under the condition the sentence opens with, if any."""
     moment = ctx.rule_node.get(rule.id)
     if not moment:
         return
+    lexicon = load_lexicon()
     for sentence in split_sentences(rule.text):
         folded = fold(sentence)
         cards = ctx.card_names.find(folded)
         if not cards:
             continue
-        acts = load_lexicon().actions(sentence)
+        acts = lexicon.actions(sentence)
         action = "chain" if "chain" in acts and "activate" not in acts else "activate"
-        which = load_lexicon().chain(sentence)
+        which = lexicon.chain(sentence)
+        condition = (lexicon.split_condition(sentence) or ("", ""))[0]
+        # Cards named in the condition (before or after what it governs) are its situation,
+        # not what the sentence allows.
+        at = folded.find(fold(condition)) if condition else -1
+        inside = (at, at + len(fold(condition))) if at >= 0 else (0, 0)
+        named_in_condition = _ids([c for c in cards if inside[0] <= c[0] < inside[1]])
         for start, _end, card in cards:
-            modality = load_lexicon().modality_at(sentence, start)
+            if inside[0] <= start < inside[1]:
+                continue
+            modality = lexicon.modality_at(sentence, start)
             if modality in ("can", "cannot", "only") and acts:
                 ctx.add(rule, kind="permission", source="sentence", moment=moment,
                         subject=f"card:{card}", action=action, modality=modality,
-                        chain=which, quote=sentence)  # fmt: skip
+                        chain=which, condition=condition,
+                        concepts=" ".join(f"card:{c}" for c in named_in_condition.split()),
+                        quote=sentence)  # fmt: skip
+
+
+def _from_lists(ctx: _Context, rules: list[Rule]) -> None:
+    """A rule that opens a list of what may be done ("Cards that can be activated during the
+    Damage Step:") and the items under it: each class and card an item names may, and only
+    they may (the list is the rule's answer)."""
+    lexicon = load_lexicon()
+    items: dict[str, list[Rule]] = {}
+    for rule in rules:
+        if rule.parent:
+            items.setdefault(rule.parent, []).append(rule)
+    for rule in rules:
+        moment = ctx.rule_node.get(rule.id)
+        text = rule.text.strip()
+        if not moment or not text.endswith((":", "：")) or rule.id not in items:
+            continue
+        if lexicon.modality(text) not in ("can", "only") or "activate" not in lexicon.actions(text):
+            continue
+        for item in items[rule.id]:
+            found = concepts(ctx, item.text, item.lang, item.game)
+            for _s, _e, concept in found:
+                if concept.startswith(("class:", "card:")):
+                    modality = "only" if concept.startswith("class:") else "can"
+                    ctx.add(item, kind="permission", source="list", moment=moment,
+                            subject=concept, action="activate", modality=modality,
+                            quote=f"{text} {item.text}")  # fmt: skip
 
 
 def _from_examples(ctx: _Context, rulings: list[Ruling], steps: list[RulingStep],
@@ -211,6 +253,18 @@ def _counted(sentence: str, found: list[tuple[int, int, str]], after: int) -> st
     return f"word:{word}" if word else ""
 
 
+_CLAUSE_END = re.compile(r"[.;,(:]|\band\b|\bor\b")
+
+
+def _qualifier(sentence: str, at: int) -> str:
+    """What qualifies the thing a number counts, from the number to the end of its clause
+    ("four cards with the same printed card name": "cards with the same printed card
+    name"); a fact answers only questions that state the qualifier too."""
+    rest = fold(sentence)[at:]
+    end = _CLAUSE_END.search(rest)
+    return rest[: end.start() if end else len(rest)].strip()
+
+
 def _about(sentence: str, found: list[tuple[int, int, str]], at: int) -> str:
     """The concept a number is said of: the last one named before it in its clause ("the
     quasi-limited card ... only 2 cards")."""
@@ -233,21 +287,31 @@ def _from_quantities(ctx: _Context, rule: Rule, section: str) -> None:
             (low, at), (high, _) = lows[0], highs[0]
             unit = _counted(sentence, found, at)
             ctx.add(rule, kind="quantity", source="sentence", modality="range", low=low,
-                    high=high, unit=unit, concepts=ids, quote=sentence)  # fmt: skip
+                    high=high, unit=unit, concepts=ids, condition=_qualifier(sentence, at),
+                    quote=sentence)  # fmt: skip
             continue
         for bound, value, at in numbers:
             low = None if bound == "at_most" else value
             high = None if bound == "at_least" else value
             ctx.add(rule, kind="quantity", source="sentence", modality=bound or "states",
                     low=low, high=high, unit=_counted(sentence, found, at), concepts=ids,
-                    subject=_about(fold(sentence), found, at), quote=sentence)  # fmt: skip
+                    subject=_about(fold(sentence), found, at),
+                    condition=_qualifier(sentence, at), quote=sentence)  # fmt: skip
+
+
+# Sentences of the same rule after a condition's own that still tell what happens ("When a
+# card on the chase is canceled, remove it. If it is a card, put it into the graveyard.").
+_FOLLOWING = 2
 
 
 def _from_conditions(ctx: _Context, rule: Rule) -> None:
-    for sentence in split_sentences(rule.text):
+    sentences = split_sentences(rule.text)
+    for i, sentence in enumerate(sentences):
         parts = load_lexicon().split_condition(sentence)
         if parts:
             condition, outcome = parts
+            following = " ".join(sentences[i + 1 : i + 1 + _FOLLOWING])
+            outcome = f"{outcome.rstrip()} {following}".strip() if following else outcome
             found = concepts(ctx, condition, rule.lang, rule.game)
             ctx.add(rule, kind="outcome", source="sentence", condition=condition,
                     outcome=outcome, concepts=_ids(found), quote=sentence,
@@ -279,6 +343,7 @@ def extract_facts(
     _from_properties(ctx, properties, rules)
     for d in documents:
         paths = {s.id: s.path for s in d.sections}
+        _from_lists(ctx, d.rules)
         for rule in d.rules:
             _from_card_sentences(ctx, rule)
             _from_quantities(ctx, rule, f"{paths.get(rule.section, '')} {rule.title}")

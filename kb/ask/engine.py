@@ -92,7 +92,7 @@ def ask(
     recognised = bool(u.cards or u.timing or u.terms or u.expansions)
     top_coverage = rows[0]["features"]["coverage"] if rows else 0.0
     confident = bool(rows) and (recognised or top_coverage >= MIN_COVERAGE)
-    asked, verdict = decide(conn, u)
+    asked, verdict = decide(conn, u, rows if confident else [])
     covered = None
     if asked.kind:  # a question asking for a verdict gets one, or is said not covered
         answer = verdict_answer(conn, u, verdict) if verdict else None

@@ -34,7 +34,10 @@ class Ranking:
         self.near, self.lang = near, lang
         self.best = max(fused.values()) if fused else 1.0
         self.card_ids = {c["id"] for c in u.cards}
-        self.nodes = {t["node"] for t in u.timing}
+        # A qualified moment ("after damage calc") and the moment it is qualified from: the
+        # rules of either may answer ("after damage was calculated" is said of damage
+        # calculation itself).
+        self.nodes = {t["node"] for t in u.timing} | set(u.qualified_from)
         self.memo: dict[tuple[str, str], float] = {}
 
     def once(self, kind: str, text: str, feature: Callable[[str], float]) -> float:

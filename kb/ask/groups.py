@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from ingest.text import fold, words
@@ -42,8 +42,15 @@ class Group:
     def spans(self, passage: Passage) -> list[Span]:
         """Where the passage mentions it (an everyday word's forms loosely: a paraphrase may
         put other words between theirs)."""
-        loose = not self.concept
-        return [s for keys, level in self.keys for s in passage.find(keys, level, loose=loose)]
+        memo = (self.keys, self.concept)
+        found = passage.found.get(memo)
+        if found is None:
+            loose = not self.concept
+            found = [s for keys, level in self.keys for s in passage.find(keys, level, loose=loose)]
+            if len(passage.found) >= 256:  # a long-running server asks many questions
+                passage.found.clear()
+            passage.found[memo] = found
+        return found
 
     def found_in(self, passage: Passage) -> bool:
         """One of its forms is in the passage (stops at the first)."""
@@ -95,6 +102,13 @@ def _present(group: Group, passage: Passage) -> float:
     return 0.0
 
 
+@lru_cache(maxsize=1024)
+def read(text: str) -> Passage:
+    """A passage read once for every feature and every question of a process (where each
+    group of a question stands is remembered on it, by the group's forms)."""
+    return Passage(text)
+
+
 def _shadowed(groups: list[Group], passage: Passage) -> set[int]:
     """Concepts whose every mention in the passage lies inside a longer mention of another
     concept: "quasi-restricted card" is Semi-Limited, not also Limited ("restricted card")."""
@@ -115,7 +129,7 @@ def coverage(groups: list[Group], text: str) -> float:
     total = sum(g.weight for g in groups)
     if not total:
         return 0.0
-    passage = Passage(text)
+    passage = read(text)
     shadowed = _shadowed(groups, passage) if sum(g.concept for g in groups) > 1 else set()
     covered = sum(
         g.weight * _present(g, passage) for i, g in enumerate(groups) if i not in shadowed
@@ -160,7 +174,7 @@ def proximity(groups: list[Group], text: str, window: int = 4) -> float:
     ordered = [g for g in groups if not g.concept] + [g for g in groups if g.concept]
     if len(ordered) < 2:
         return 0.0
-    passage = Passage(text)
+    passage = read(text)
     positions = [[start for start, _ in g.spans(passage)] for g in ordered]
     close = sum(
         1

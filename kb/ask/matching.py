@@ -48,7 +48,7 @@ def form_grams(form: str) -> frozenset[str] | None:
 class Passage:
     """A text read as folded words and their stems."""
 
-    __slots__ = ("tokens", "keys", "where", "grams")
+    __slots__ = ("tokens", "keys", "where", "grams", "found")
 
     def __init__(self, text: str) -> None:
         self.tokens = words(fold(text))
@@ -57,6 +57,8 @@ class Passage:
         self.grams = frozenset(
             g for t in self.tokens if CJK_RUN.fullmatch(t) for g in cjk_bigrams(t)
         )
+        # Where each group of the question stands (kb.ask.groups): several features ask.
+        self.found: dict[object, list[tuple[int, int]]] = {}
 
     def _index(self, level: str) -> dict[str, list[int]]:
         if level not in self.where:

@@ -205,5 +205,6 @@ def qualified_moments(ctx: Context) -> None:
             r.unresolved = True
             kept.append(t)
         kept += [{**x, "start": t["start"], "end": t["end"]} for x in targets]
+        r.qualified_from.append(t["node"])
     seen: set[object] = set()
     r.timing = [t for t in kept if not (t["node"] in seen or seen.add(t["node"]))]

@@ -78,13 +78,13 @@ def find_phrase(folded: str, key: str, plural_inside: bool = False) -> list[Span
     if any(k not in q.key_sets[level] for level, k in wanted):
         return []
     out = []
-    last = len(parts[-1])
     for i in range(len(q.spans) - len(wanted) + 1):
         if all(q.keys[level][i + j] == k for j, (level, k) in enumerate(wanted)):
-            # An inflection of the name's last word is at least as long as the word ("negated"
-            # is "negate"); a shorter word is another word ("limit" is not "Limited").
+            # An inflection of the name's last word starts with the word ("negated" is
+            # "negate"); another word of the same stem is another word ("limiter" and "limit"
+            # are not "Limited").
             typed = q.keys["exact"][i + len(wanted) - 1]
-            if plural_inside or len(typed) >= last - 1:
+            if plural_inside or typed.startswith(parts[-1].removesuffix("e")):
                 out.append((q.spans[i][1], q.spans[i + len(wanted) - 1][2]))
     return out
 

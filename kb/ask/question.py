@@ -94,6 +94,9 @@ class Understood:
         self.quantity = False  # "how many", "tối đa": the answer is a number
         self.corrections: dict[str, str] = {}  # misspelt word -> index word
         self.unresolved = False  # a moment's qualifier names no moment the knowledge base has
+        # The moments a qualified moment was named by ("damage calc" of "after damage calc"):
+        # passages about them are near what is asked, never what a verdict rests on.
+        self.qualified_from: list[str] = []
 
     def as_json(self) -> dict[str, Any]:
         return {

@@ -60,7 +60,7 @@ def rank(
         groups=query_groups(forms or question_forms(conn, u)),
         typed=typed_spans(u),
         fused=fused,
-        near=neighbours(conn, {t["node"] for t in u.timing}),
+        near=neighbours(conn, {t["node"] for t in u.timing} | set(u.qualified_from)),
         lang=lang or u.lang,
     )
     w = weights()

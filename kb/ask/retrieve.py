@@ -95,7 +95,7 @@ def _text_lists(conn: sqlite3.Connection, q: QuestionForms, game: str) -> Candid
 def _structure_lists(conn: sqlite3.Connection, u: Understood) -> Candidates:
     """What the knowledge base links to the named moments and cards."""
     c = Candidates()
-    for node in dict.fromkeys(t["node"] for t in u.timing):
+    for node in dict.fromkeys([*(t["node"] for t in u.timing), *u.qualified_from]):
         c.lists.append((0.6, column(conn, "ask_timing_rules", node=node, limit=LIST_SIZE)))
     for card in u.cards:
         # The card's data lines, the fields the question asks for first.

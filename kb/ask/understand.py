@@ -38,7 +38,7 @@ PASSES: list[tuple[str, Pass, tuple[str, ...]]] = [
     ("terms", names.terms, ("terms",)),
     ("fuzzy_cards", names.fuzzy_cards, ("cards", "ambiguous")),
     ("fuzzy_moments", names.fuzzy_moments, ("timing",)),
-    ("qualified_moments", names.qualified_moments, ("timing", "unresolved")),
+    ("qualified_moments", names.qualified_moments, ("timing", "unresolved", "qualified_from")),
     ("vs_pair", names.vs_pair, ("vs", "game")),
     ("everyday_phrases", everyday.everyday_phrases, ("expansions",)),
     ("card_facts", everyday.card_facts, ("facts",)),

@@ -84,6 +84,10 @@ def rule(view: dict[str, Any]) -> str:
         lines.append(f"  └ {child['id']} [{label}] {textwrap.shorten(child['text'], 80)}")
     for tr in view.get("translations", []):
         lines.append(f"  ↔ {tr['id']} [{tr['lang']}] {textwrap.shorten(tr['text'], 80)}")
+    for g in view.get("glosses", []):
+        lines.append("")
+        lines.append(f"  gloss [{g['lang']}, {authority('gloss')}]:")
+        lines.append(wrap(g["text"], indent="  "))
     return "\n".join(lines)
 
 
@@ -268,10 +272,9 @@ def ask(result: dict[str, Any]) -> str:
             if a["timing"]
             else ""
         )
-        lines.append(
-            f"{' vs '.join(u['vs']) if u['vs'] else ', '.join(a['cards'])}  ·  {where}".strip(" ·")
-        )
-        lines.append("")
+        header = f"{' vs '.join(u['vs']) if u['vs'] else ', '.join(a['cards'])}  ·  {where}"
+        if header.strip(" ·"):  # what the answer is about, when it names a card or moment
+            lines += [header.strip(" ·"), ""]
         lines.append(wrap("Ruling: " + a["ruling"], indent=""))
         if a["quote"]:
             lines.append(wrap(f"Source says: “{a['quote']}”", indent="  "))

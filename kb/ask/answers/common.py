@@ -53,6 +53,7 @@ def source(conn: sqlite3.Connection, rule_id: str) -> dict[str, Any]:
         "authority": authority(r["provenance"]),
         "file": r["file"],
         "line": r["line_start"],
+        "superseded_by": r["superseded_by"],
     }
 
 
@@ -67,6 +68,15 @@ def warnings(
             out.append(
                 f"{s['document']} is a {authority_noun(s['provenance'])} in "
                 f"{language_name(s['lang'])} ({s['era']}), not an official ruling."
+            )
+    # An old version cited alone: the judge must know a newer one exists.
+    cited = {s["document"] for s in sources}
+    for s in {s["document"]: s for s in sources}.values():
+        newer = s.get("superseded_by")
+        if newer and newer not in cited:
+            out.append(
+                f"{s['document']} is superseded by {newer}: check the current wording "
+                f"(kb history {s['id']})."
             )
     for card_id in dict.fromkeys(card_ids):
         card = first(conn, "card_note", id=card_id)

@@ -58,5 +58,7 @@ def not_covered(u: Understood, asked: Asked) -> str:
             f"Not covered: no rule of the knowledge base decides {what} here; the question "
             "names no card, moment or game it knows."
         )
-    about = f" about {', '.join(dict.fromkeys(named))}" if named else ""
-    return f"Not covered: no rule of the knowledge base decides {what}{about}."
+    about = f" for {', '.join(dict.fromkeys(named))}" if named else ""
+    unknown = ", ".join(f"“{w}”" for w in dict.fromkeys(asked.unknown))
+    lacks = f" No rule mentions {unknown}." if unknown else ""
+    return f"Not covered: no rule of the knowledge base decides {what}{about}.{lacks}"

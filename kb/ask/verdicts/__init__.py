@@ -13,6 +13,7 @@ On the ``kb ask`` path: standard library, sqlite3, rapidfuzz and ``ingest`` text
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
 from ..question import Understood
 from .asked import Asked
@@ -20,21 +21,27 @@ from .common import Verdict
 from .order import priority
 from .outcome import what_happens
 from .permission import when, yes_no
-from .quantity import how_many
+from .quantity import how_many, in_passages
 from .restriction import copies, status
+from .statement import modal_sentence
 
 RESOLVERS = {
-    "yesno": [status, yes_no],
+    "yesno": [status, yes_no, modal_sentence],
     "when": [when],
     "which_first": [priority],
     "what_happens": [what_happens],
-    "how_many": [copies, how_many],
+    "how_many": [copies, how_many, in_passages],
 }
 
 
-def decide(conn: sqlite3.Connection, u: Understood) -> tuple[Asked, Verdict | None]:
-    """What the question asks for, and the verdict when a fact covers it."""
+def decide(
+    conn: sqlite3.Connection, u: Understood, passages: list[dict[str, Any]] | None = None
+) -> tuple[Asked, Verdict | None]:
+    """What the question asks for, and the verdict when a fact covers it. ``passages`` are
+    the ranked passages of the question (kb.ask.rank): facts of the passages that answer the
+    question best may decide it."""
     asked = Asked(conn, u)
+    asked.passages = passages or []
     for resolver in RESOLVERS.get(asked.kind, []):
         verdict = resolver(conn, u, asked)
         if verdict is not None:

@@ -19,7 +19,8 @@ from ingest.statements import Lexicon
 from ingest.text import CJK_RUN, fold, folded_words
 
 from ... import datafiles
-from ...db import run
+from ...db import column, run
+from ...vocabulary import load_vocabulary
 from ..phrases import find_phrase
 from ..question import Understood, query_data
 
@@ -93,6 +94,37 @@ def classes_named(conn: sqlite3.Connection, u: Understood) -> list[dict[str, Any
     return sorted(found, key=lambda f: f["start"])
 
 
+def _unread_cjk(u: Understood, folded: str, games: dict[str, list[str]]) -> list[str]:
+    """Chinese the question holds beyond the names, moments, terms and cue words it was read
+    by ("同名" in "同名卡最多放几张"): words the knowledge base did not read."""
+    chars = list(folded)
+    for found in [*u.cards, *u.timing, *u.terms]:
+        if "start" in found:
+            chars[found["start"] : found["end"]] = [" "] * (found["end"] - found["start"])
+    rest = "".join(chars)
+    data = query_data()
+    cues = [*data["quantity"]["cues"], *sum(data["stopwords"].values(), [])]
+    cues += [*data["kinds"]["yesno_anywhere"], *data["kinds"]["yesno_endings"], *data["expand"]]
+    lexicon_data = datafiles.load("statements")
+    cues += [w for entry in [*lexicon_data["modality"], *lexicon_data["actions"]]
+             for lang in ("zh",) for w in entry.get(lang, [])]  # fmt: skip
+    cues += [a for aliases in games.values() for a in aliases]
+    for cue in sorted((fold(c) for c in cues if CJK_RUN.search(c)), key=len, reverse=True):
+        rest = rest.replace(cue, " ")
+    return CJK_RUN.findall(rest)
+
+
+@cache
+def cue_words() -> frozenset[str]:
+    """The words of the cues that say what a question asks ("max", "size"): words of the
+    question's form, not of its subject, whether or not the index holds them."""
+    data = query_data()
+    quantity = data["quantity"]
+    cues = [*quantity["cues"], *quantity["limits"], *sum(quantity["asks"].values(), [])]
+    cues += [c for v in data["kinds"].values() for c in v if isinstance(c, str)]
+    return frozenset(w for cue in cues for w in folded_words(cue).split())
+
+
 class Asked:
     """What a question asks for, beyond what understanding found in it."""
 
@@ -103,7 +135,11 @@ class Asked:
         actions = lex.actions(u.text)
         self.action = actions[0] if actions else ""
         self.chain = lex.chain(u.text)
-        self.rulesets = [r for r in ("tcg", "ocg") if re.search(rf"(?<!\w){r}(?!\w)", folded)]
+        self.rulesets = [
+            r
+            for r in column(conn, "ask_rulesets")
+            if re.search(rf"(?<!\w){re.escape(r)}(?!\w)", folded)
+        ]
         self.modality = lex.modality(u.text)
         self.classes = classes_named(conn, u)
         # A qualifier of a moment that names no moment of the knowledge base ("in the third
@@ -112,3 +148,29 @@ class Asked:
         # Facts that contradict each other about the question (filled by a resolver): shown
         # with both sources instead of a verdict.
         self.conflicts: list[list[dict[str, Any]]] = []
+        self.passages: list[dict[str, Any]] = []  # the ranked passages (kb.ask.rank rows)
+        # Content words the index has never seen ("digimon"): facts of passages cannot be
+        # said to cover a question about something the knowledge base does not know.
+        # The index splits letters from digits ("dm5" is "dm" and "5"): a word is known when
+        # its every part of letters is.
+        parts = {w: re.findall(r"[^\W\d_]+", w) for w in u.words}
+        looked_up = sorted({p for ps in parts.values() for p in ps} | set(u.words))
+        known = {r["term"] for r in run(conn, "ask_word_counts", words=looked_up)}
+        self.unknown = [
+            w
+            for w in u.words
+            if w not in known
+            and not (parts[w] and all(p in known for p in parts[w]))
+            and not CJK_RUN.search(w)
+            and not re.fullmatch(r"[\d.,]+", w)  # numbers and versions ("8.01")
+            and w not in cue_words()
+        ]
+        self.unknown += _unread_cjk(u, folded, load_vocabulary(conn).games)
+
+    def of_rulesets(self, conn: sqlite3.Connection, nodes: list[str]) -> list[str]:
+        """The timing nodes of the rulesets the question names (all of them when it names
+        none); a node of every ruleset ('*') is always kept."""
+        if not self.rulesets:
+            return nodes
+        ruleset = {r["id"]: r["ruleset"] for r in run(conn, "ask_node_rulesets", ids=nodes)}
+        return [n for n in nodes if ruleset.get(n, "*") in ("*", *self.rulesets)]

@@ -16,8 +16,7 @@ from .common import Verdict, because, moment_name
 def priority(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """Who has priority first at the moment asked about (one answer for every ruleset)."""
     nodes = list(dict.fromkeys(t["node"] for t in u.timing))
-    if asked.rulesets:
-        nodes = [n for n in nodes if any(f"-{r}-" in n for r in asked.rulesets)]
+    nodes = asked.of_rulesets(conn, nodes)
     facts = [f for n in nodes for f in run(conn, "verdict_orders", moment=n)]
     whos = {f["subject"] for f in facts}
     if len(whos) != 1 or u.cards:

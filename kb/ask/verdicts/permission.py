@@ -12,6 +12,7 @@ On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules on
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from typing import Any
 
@@ -25,86 +26,143 @@ _ALLOW = ("can", "only")
 
 
 class Decision:
-    """The verdict at one moment: yes, no or conflict, with the facts that decide it."""
+    """The verdict at one moment: yes, no, depends or conflict, with the facts deciding it."""
 
     def __init__(self, verdict: str, facts: list[Fact], node: str, why: str = "") -> None:
         self.verdict, self.facts, self.node, self.why = verdict, facts, node, why
 
 
-def _members(conn: sqlite3.Connection, cls: str, cache: dict[str, set[str]]) -> set[str]:
-    if cls not in cache:
-        cache[cls] = set(column(conn, "class_member_cards", cls=cls))
-    return cache[cls]
+def _met(fact: Fact, asked_cards: set[str]) -> bool:
+    """A fact's condition holds for the question: it names every card of the condition."""
+    needed = {c[5:] for c in (fact.get("concepts") or "").split() if c.startswith("card:")}
+    return not fact["condition"] or (bool(needed) and needed <= asked_cards)
 
 
-def _later_chain(facts: list[Fact], applies: list[Fact], node: str) -> Decision | None:
-    """A question about a second Chain meets a fact allowing only the first."""
-    first_only = [f for f in applies if f["modality"] == "only" and f["chain"] == "first"]
-    return Decision("no", first_only, node, "only in the first Chain") if first_only else None
-
-
-def _specific(facts: list[Fact], node: str) -> Decision | None:
-    """The facts that name the card itself."""
-    said = [f for f in facts if f["chain"] in ("", "first")]
-    allow = [f for f in said if f["modality"] in _ALLOW]
-    deny = [f for f in said if f["modality"] == "cannot"]
+def _specific(facts: list[Fact], node: str, asked_cards: set[str]) -> Decision | None:
+    """The facts that name the card itself; a permission under a condition the question
+    does not state ("if the attack is a direct attack") makes the verdict depend on it."""
+    allow = [f for f in facts if f["modality"] in _ALLOW]
+    deny = [f for f in facts if f["modality"] == "cannot"]
     if allow and deny:
         return Decision("conflict", allow + deny, node)
-    if allow or deny:
-        return Decision("yes" if allow else "no", allow or deny, node)
-    return None
+    if not (allow or deny):
+        return None
+    decided = allow or deny
+    unmet = [f for f in decided if not _met(f, asked_cards)]
+    if len(unmet) == len(decided):
+        return Decision("depends", decided, node, f"if {unmet[0]['condition']}")
+    return Decision("yes" if allow else "no", decided, node)
 
 
-def _by_class(
-    general: list[Fact], cards: set[str], members: Any, node: str, known: bool
-) -> Decision | None:
-    """The facts about classes, by which of them hold the card(s) asked about. Of a card
-    whose facts are unknown, only what holds for every card can be said. A limit on Chains
-    ("only one Chain") says nothing of what may start the first."""
-    said = [f for f in general if f["chain"] == ""]
+class _Moments:
+    """The permission facts of moments, read once per question, and the cards asked about."""
 
-    def holds(f: Fact) -> bool:
-        return f["subject"] == "*" or (known and bool(cards & members(f["subject"][6:])))
+    def __init__(self, conn: sqlite3.Connection, cards: set[str], known: bool) -> None:
+        self.conn, self.cards, self.known = conn, cards, known
+        self.cache: dict[str, set[str]] = {}
+        self.facts: dict[str, list[Fact]] = {}
 
-    allow = [f for f in said if f["modality"] in _ALLOW and holds(f)]
-    deny = [f for f in said if f["modality"] == "cannot" and holds(f)]
+    def members(self, cls: str) -> set[str]:
+        if cls not in self.cache:
+            self.cache[cls] = set(column(self.conn, "class_member_cards", cls=cls))
+        return self.cache[cls]
+
+    def of(self, node: str) -> list[Fact]:
+        if node not in self.facts:
+            self.facts[node] = run(self.conn, "verdict_permissions", moment=node)
+        return self.facts[node]
+
+    def specific(self, node: str, chains: tuple[str, ...] = ("", "first")) -> list[Fact]:
+        return [
+            f for f in self.of(node)
+            if f["subject"].startswith("card:") and f["subject"][5:] in self.cards
+            and f["chain"] in chains
+        ]  # fmt: skip
+
+    def holds(self, f: Fact) -> bool:
+        """The fact is about every card, or about a class holding a card asked about. Of a
+        card whose facts are unknown, only what holds for every card can be said."""
+        if f["subject"] == "*":
+            return True
+        if f["subject"].startswith("class:"):
+            return self.known and bool(self.cards & self.members(f["subject"][6:]))
+        return f["subject"][5:] in self.cards
+
+
+def _by_class(m: _Moments, node: str) -> Decision | None:
+    """The facts about classes, by which of them hold the card(s) asked about. A limit on
+    Chains ("only one Chain") says nothing of what may start the first."""
+    said = [
+        f for f in m.of(node)
+        if (f["subject"] == "*" or f["subject"].startswith("class:")) and f["chain"] == ""
+    ]  # fmt: skip
+    allow = [f for f in said if f["modality"] in _ALLOW and m.holds(f)]
+    deny = [f for f in said if f["modality"] == "cannot" and m.holds(f)]
     if allow and deny:
         return Decision("conflict", allow + deny, node)
     if allow or deny:
         return Decision("yes" if allow else "no", allow or deny, node)
     exclusive = [f for f in said if f["modality"] == "only" and f["subject"] != "*"]
-    if exclusive and known:
+    if exclusive and m.known:
         return Decision("no", exclusive, node, "not among the only ones allowed")
     return None
 
 
-def decide_at(
-    conn: sqlite3.Connection,
-    cards: set[str],
-    node: str,
-    asked: Asked,
-    cache: dict[str, set[str]],
-    known: bool = True,
-) -> Decision | None:
-    """The verdict for ``cards`` (one card, or a class's members) at one moment; ``known``:
-    the card facts say which classes they are in."""
-    facts = run(conn, "verdict_permissions", moment=node)
-    specific = [f for f in facts if f["subject"][5:] in cards and f["subject"].startswith("card:")]
-    general = [f for f in facts if f["subject"] == "*" or f["subject"].startswith("class:")]
-
-    def members(cls: str) -> set[str]:
-        return _members(conn, cls, cache)
-
-    if asked.chain == "later":
-        applies = specific + [
-            f for f in general if f["subject"] == "*" or cards & members(f["subject"][6:])
-        ]
-        return _later_chain(facts, applies, node)
-    if len(cards) == 1:
-        decided = _specific(specific, node)
+def _first_chain(m: _Moments, node: str, asked_cards: set[str]) -> Decision | None:
+    if len(m.cards) == 1:
+        decided = _specific(m.specific(node), node, asked_cards)
         if decided:
             return decided
-    return _by_class(general, cards, members, node, known)
+    return _by_class(m, node)
+
+
+def _later_chain(m: _Moments, node: str, asked_cards: set[str]) -> Decision | None:
+    """A question about a second Chain: the card's own facts about later Chains; a limit to
+    the first Chain; or, where several Chains are allowed, what holds for the first."""
+    later = m.specific(node, ("later",))
+    decided = _specific(later, node, asked_cards) if later else None
+    if decided:
+        return decided
+    first_only = [
+        f for f in m.of(node)
+        if f["modality"] == "only" and f["chain"] == "first" and m.holds(f)
+    ]  # fmt: skip
+    if first_only:
+        return Decision("no", first_only, node, "only in the first Chain")
+    several = [f for f in m.of(node) if f["chain"] == "later" and f["modality"] == "can"]
+    base = _first_chain(m, node, asked_cards)
+    if several and base is not None and base.verdict in ("yes", "no"):
+        return Decision(base.verdict, several + base.facts, node)
+    return None
+
+
+def decide_at(m: _Moments, node: str, asked: Asked, asked_cards: set[str]) -> Decision | None:
+    """The verdict for the cards asked about at one moment."""
+    if asked.chain == "later":
+        return _later_chain(m, node, asked_cards)
+    return _first_chain(m, node, asked_cards)
+
+
+def decide_within(m: _Moments, node: str, asked: Asked, asked_cards: set[str]) -> Decision | None:
+    """At a moment or any moment inside it ("during the Damage Step" holds its sub-steps):
+    the card's own facts anywhere inside first, then the moment's own facts, then what the
+    moments inside say (any allowing it; or every one forbidding it)."""
+    inside = column(m.conn, "timing_descendants", node=node)
+    if len(m.cards) == 1 and asked.chain != "later":
+        for n in inside:
+            decided = _specific(m.specific(n), n, asked_cards)
+            if decided:
+                return decided
+    decided = decide_at(m, node, asked, asked_cards)
+    if decided or not inside:
+        return decided
+    below = [d for n in inside if (d := decide_at(m, n, asked, asked_cards))]
+    yes = [d for d in below if d.verdict == "yes"]
+    if yes:
+        return yes[0]
+    if below and len(below) == len(inside) and all(d.verdict == "no" for d in below):
+        return Decision("no", [f for d in below for f in d.facts], node)
+    return None
 
 
 def _subject(conn: sqlite3.Connection, u: Understood, asked: Asked) -> tuple[set[str], str, bool]:
@@ -121,15 +179,14 @@ def _subject(conn: sqlite3.Connection, u: Understood, asked: Asked) -> tuple[set
 
 def _nodes(conn: sqlite3.Connection, u: Understood, asked: Asked) -> list[str]:
     nodes = list(dict.fromkeys(t["node"] for t in u.timing))
-    if asked.rulesets:
-        nodes = [n for n in nodes if any(f"-{r}-" in n for r in asked.rulesets)]
+    nodes = asked.of_rulesets(conn, nodes)
     return nodes
 
 
 def _sentence(verdict: str, name: str, decisions: list[Decision], conn: sqlite3.Connection) -> str:
     parts = []
     for d in decisions:
-        verb = "can" if d.verdict == "yes" else "cannot"
+        verb = {"yes": "can", "no": "cannot", "depends": "can"}[d.verdict]
         why = f" ({d.why})" if d.why else ""
         moment = moment_name(conn, d.node)
         parts.append(f"{verb} be activated {moment[:1].lower()}{moment[1:]}{why}")
@@ -147,8 +204,9 @@ def yes_no(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
     action = asked.action or ("activate" if u.cards or asked.classes else "")
     if not cards or not nodes or asked.unresolved or action not in ("activate", "chain"):
         return None
-    cache: dict[str, set[str]] = {}
-    decisions = [d for n in nodes if (d := decide_at(conn, cards, n, asked, cache, known))]
+    moments = _Moments(conn, cards, known)
+    asked_cards = {c["id"] for c in u.cards}
+    decisions = [d for n in nodes if (d := decide_within(moments, n, asked, asked_cards))]
     if not decisions:
         return None
     conflicts = [[because(conn, f) for f in d.facts] for d in decisions if d.verdict == "conflict"]
@@ -172,9 +230,11 @@ def when(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | Non
     card = u.cards[0]
     facts = run(conn, "verdict_allowed_moments", card=card["id"])
     specific = [f for f in facts if f["specific"]] or facts
-    if asked.rulesets:
-        specific = [f for f in specific if any(f"-{r}-" in f["moment"] for r in asked.rulesets)]
-    names = {moment_name(conn, f["moment"]).split(" (")[0] for f in specific}
+    kept = asked.of_rulesets(conn, [f["moment"] for f in specific])
+    specific = [f for f in specific if f["moment"] in kept]
+    # "After damage calculation: battle damage (TCG)" is a part of "After damage calculation
+    # (OCG)": the moment both rulesets agree on is the name before the detail.
+    names = {re.split(r" \(|: ", moment_name(conn, f["moment"]))[0] for f in specific}
     if len(names) != 1:
         return None
     where = ", ".join(dict.fromkeys(moment_name(conn, f["moment"]) for f in specific))

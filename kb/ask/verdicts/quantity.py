@@ -34,24 +34,33 @@ def _concepts(u: Understood, asked: Asked) -> list[tuple[int, str]]:
     return sorted(found)
 
 
-def _counted(u: Understood, found: list[tuple[int, str]]) -> str:
-    """What the question counts: the concept named right after its "how many" cue (or just
-    before it: "LP bao nhiêu"), else the word after the cue ("word:<stem>"), else ""."""
+def _counted(u: Understood, found: list[tuple[int, str]]) -> set[str]:
+    """What the question counts, as the units a fact may count it in: the concept or word
+    ending the phrase after its "how many" cue ("how many trigger units", "max heal
+    triggers"), or a measure the cue sits beside ("deck size" counts cards, "mấy lá" too:
+    kb/data/query.toml [quantity.counts]); empty when the question names none."""
     folded = fold(u.text)
-    cues = [
-        m for c in query_data()["quantity"]["cues"] if (m := re.search(re.escape(fold(c)), folded))
-    ]
-    if not cues:
-        return ""
-    cue = min(cues, key=lambda m: m.start())
-    after = [c for pos, c in found if cue.end() <= pos <= cue.end() + 3]
-    if after:
-        return after[0]
-    before = [c for pos, c in found if pos < cue.start()]
-    following = re.match(r"\W*(\w+)", folded[cue.end() :])
-    if following and following.group(1) not in stopwords():
-        return f"word:{stem(following.group(1))}"
-    return before[-1] if before else ""
+    data = query_data()["quantity"]
+    counts = {fold(k): v for k, v in data.get("counts", {}).items()}
+    units: set[str] = set()
+    for word, unit in counts.items():
+        hit = (word in folded) if CJK_RUN.search(word) else re.search(
+            rf"(?<!\w){re.escape(word)}(?!\w)", folded)  # fmt: skip
+        if hit:
+            units |= {f"term:{unit}", f"word:{stem(word)}"} if unit else {f"word:{stem(word)}"}
+    cues = [m for c in data["cues"] if (m := re.search(re.escape(fold(c)), folded))]
+    if cues:
+        cue = min(cues, key=lambda m: m.start())
+        phrase = []
+        for m in re.finditer(r"\w+", folded[cue.end() :]):
+            if m.group() in stopwords():
+                break
+            phrase.append((cue.end() + m.start(), cue.end() + m.end(), m.group()))
+        if phrase:
+            end = phrase[-1][1]
+            at_end = [c for pos, c in found if phrase[0][0] <= pos < end]
+            units.add(at_end[-1] if at_end else f"word:{stem(phrase[-1][2])}")
+    return units
 
 
 def _bound_asked(text: str) -> str:
@@ -104,20 +113,32 @@ def _asked_words(u: Understood) -> set[str]:
     return {stem(w) for w in u.words if w not in cue_words and not w.isdigit()}
 
 
-def _fits(facts: list[Fact], u: Understood, wanted: set[str], counted: str) -> list[Fact]:
+def _qualified(fact: Fact, u: Understood) -> bool:
+    """The question states whatever qualifies the fact's count ("with the same name")."""
+    asked = {stem(w) for w in words(fold(u.text))}
+    said = {stem(w) for w in words(fact["condition"]) if w not in stopwords() and not w.isdigit()}
+    data = query_data()["quantity"]
+    measure = {stem(fold(w)) for w in [*data["counts"], *data["numbers"]]}
+    # The words of what is counted itself ("cards", "trigger units").
+    unit = fact["unit"].partition(":")[2]
+    measure |= {stem(w) for w in re.split(r"[-\s]+", unit) if w}
+    return said - measure <= asked
+
+
+def _fits(facts: list[Fact], u: Understood, wanted: set[str], counted: set[str]) -> list[Fact]:
     """The facts that count what the question counts, name everything else it names and
     hold its other words, at the moment it names (if any)."""
     nodes = {t["node"] for t in u.timing}
     words_ = _asked_words(u)
     out = []
     for f in facts:
-        if f["unit"] != counted:
+        if f["unit"] not in counted or not _qualified(f, u):
             continue
         if words_ and not words_ <= {stem(w) for w in words(fold(f"{f['quote']} {f['context']}"))}:
             continue
         if nodes and f["moment"] not in nodes:
             continue
-        if not (wanted - {counted}) <= set(f["concepts"].split()) | ({f"timing:{f['moment']}"}):
+        if not (wanted - counted) <= set(f["concepts"].split()) | ({f"timing:{f['moment']}"}):
             continue
         out.append(f)
     return out
@@ -128,7 +149,7 @@ def how_many(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict |
     found = _concepts(u, asked)
     wanted = {c for _, c in found} - _GENERIC
     counted = _counted(u, found)
-    if not game or not counted:
+    if not game or not counted or asked.unknown:
         return None
     facts = _fits(run(conn, "verdict_quantities", game=game), u, wanted, counted)
     versions = re.findall(r"\d+\.\d+", u.text)
@@ -153,4 +174,56 @@ def how_many(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict |
     )
 
 
-__all__ = ["how_many", "lexicon"]
+# The passage a number is read from must cover this share of the question (kb ask's
+# coverage feature), and rank first among the passages holding a number.
+MIN_COVERAGE = 0.7
+PASSAGES = 3
+
+
+def _counts(fact: Fact, counted: set[str]) -> bool:
+    """The fact counts what the question counts: in the same unit, or in a general one the
+    fact qualifies by it ("4 cards that are heal triggers" counts heal triggers)."""
+    if fact["unit"] in counted:
+        return True
+    if fact["unit"] not in _GENERIC:
+        return False
+    qualifier = {stem(w) for w in words(fact["condition"])}
+    for unit in counted:
+        named = {stem(w) for w in re.split(r"[-\s]+", unit.partition(":")[2]) if w}
+        if unit.startswith("term:") and named and named <= qualifier:
+            return True
+    return False
+
+
+def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
+    """The number of the best passages for the question: the passages kb ask ranks first hold
+    the rule. The first of them with a number counting what the question counts (its only
+    number when the question counts nothing named) answers, when it has one value and every
+    other top passage counting the same agrees."""
+    if asked.unknown:
+        return None
+    top = [p for p in asked.passages[:PASSAGES] if p["features"]["coverage"] >= MIN_COVERAGE]
+    facts = run(conn, "verdict_rule_quantities", ids=[p["id"] for p in top])
+    versions = re.findall(r"\d+\.\d+", u.text)
+    if versions:
+        facts = [f for f in facts if f["version"] in versions]
+    facts = _newest(facts)
+    counted = _counted(u, _concepts(u, asked))
+    by_rule: dict[str, list[Fact]] = {}
+    for f in facts:
+        if (not counted or _counts(f, counted)) and _qualified(f, u):
+            by_rule.setdefault(f["rule"], []).append(f)
+    ranked = [by_rule[p["id"]] for p in top if p["id"] in by_rule]
+    if not ranked:
+        return None
+    bound = _bound_asked(u.text)
+    values = [{_value(f, bound) for f in found} for found in ranked]
+    if len(values[0]) != 1 or (counted and any(v != values[0] for v in values[1:])):
+        return None
+    matching = ranked[0]
+    value = next(iter(values[0]))
+    return Verdict(value, f"{value}: {matching[0]['quote']}", [because(conn, f) for f in matching],
+                   kind="quantity", moment=matching[0]["moment"])  # fmt: skip
+
+
+__all__ = ["how_many", "in_passages", "lexicon"]

@@ -32,9 +32,14 @@ def _lists_named(conn: sqlite3.Connection, text: str) -> list[str]:
     ]
 
 
-def _entries(conn: sqlite3.Connection, card: str, lists: list[str]) -> list[dict[str, Any]]:
-    """The card's entries on the lists asked about (every list when none is named)."""
+def _entries(
+    conn: sqlite3.Connection, card: str, lists: list[str], asked: Asked
+) -> list[dict[str, Any]] | None:
+    """The card's entries on the lists asked about (every list when none is named); None
+    when the question is about a ruleset the lists are not of ("the TCG banlist")."""
     rows = run(conn, "card_restrictions", card=card)
+    if asked.rulesets and any(r["ruleset"] not in asked.rulesets for r in rows):
+        return None
     return [r for r in rows if not lists or r["list"] in lists]
 
 
@@ -52,7 +57,9 @@ def status(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
     if len(u.cards) != 1 or not wanted:
         return None
     lists = _lists_named(conn, u.text)
-    entries = _entries(conn, u.cards[0]["id"], lists)
+    entries = _entries(conn, u.cards[0]["id"], lists, asked)
+    if entries is None or asked.unknown:
+        return None
     on = {r["list"] for r in entries}
     if not entries or (lists and on != set(lists)):
         return None  # a list that does not name the card says nothing of it
@@ -75,8 +82,8 @@ def copies(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
     lists = _lists_named(conn, u.text)
     if len(u.cards) != 1 or len(lists) != 1:
         return None
-    entries = _entries(conn, u.cards[0]["id"], lists)
-    if len(entries) != 1:
+    entries = _entries(conn, u.cards[0]["id"], lists, asked)
+    if not entries or len(entries) != 1 or asked.unknown:
         return None
     entry = entries[0]
     rules = run(conn, "verdict_copies", status=entry["status"])

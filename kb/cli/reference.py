@@ -1,0 +1,42 @@
+"""The README's command reference, generated from the commands themselves: every command's
+``--help`` as click prints it. ``scripts/readme_reference.py`` writes it into README.md and
+tests/test_docs.py checks that it is current."""
+
+from __future__ import annotations
+
+import re
+
+import click
+
+from .commands import cli
+
+START, END = "<!-- reference:cli -->", "<!-- /reference:cli -->"
+_WIDTH = 100
+
+
+def _help(command: click.Command, name: str) -> str:
+    parent = click.Context(cli, info_name="kb", terminal_width=_WIDTH, max_content_width=_WIDTH)
+    ctx = click.Context(command, info_name=name, parent=parent, terminal_width=_WIDTH,
+                        max_content_width=_WIDTH)  # fmt: skip
+    return command.get_help(ctx).rstrip()
+
+
+def cli_reference() -> str:
+    """Markdown: one folded block per command, its help as ``kb <command> --help`` prints."""
+    blocks = []
+    for name in sorted(cli.commands):
+        command = cli.commands[name]
+        short = command.get_short_help_str(limit=90)
+        blocks.append(
+            f"<details><summary><code>kb {name}</code>: {short}</summary>\n\n"
+            f"```\n{_help(command, name)}\n```\n\n</details>"
+        )
+    return "\n".join([START, *blocks, END])
+
+
+def with_reference(readme: str) -> str:
+    """The README with its command reference replaced by the current one."""
+    pattern = re.compile(re.escape(START) + r".*?" + re.escape(END), re.S)
+    if not pattern.search(readme):
+        raise ValueError(f"README has no {START} ... {END} block")
+    return pattern.sub(lambda _m: cli_reference(), readme)
