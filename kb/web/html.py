@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from functools import lru_cache
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -24,6 +25,7 @@ from markdown_it.token import Token
 from markupsafe import Markup, escape
 
 from ingest import worddiff
+from ingest.text import CJK_RUN
 
 # A rule number cited in text: 105.3a, 1010.1a. Not a date (2005.11.01) or a decimal (8.0).
 RULE_NUMBER = re.compile(r"(?<![\w.])(\d{3,4}\.\d+[a-z]?)(?!\w|\.\d)")
@@ -85,7 +87,7 @@ def _split(
     cards: Mapping[str, str],
     pattern: re.Pattern[str] | None,
     terms: Mapping[str, str] | None = None,
-    term_pattern: re.Pattern[str] | None = None,
+    term_pattern: TermMatcher | None = None,
     linked: set[str] | None = None,
 ) -> Iterator[Token]:
     """Text tokens for ``content``, with known rule numbers, card names and glossary terms as
@@ -160,32 +162,60 @@ def _parser() -> MarkdownIt:
 _MD = _parser()
 
 
-TermIndex = tuple[dict[str, str], "re.Pattern[str] | None"]
+_WORD = re.compile(r"\w+")
+
+
+class TermMatcher:
+    """Finds glossary terms in a text. Terms of one word are matched as the glossary writes
+    them, capitals included ("Will", Force of Will's resource, is a term; "will" is not);
+    terms of several words in any case (the rulebooks write "Chase Area" and "chase area").
+
+    A text is first split into words: only the names whose first word it holds are looked
+    for, with a pattern of those few (cached), instead of one alternation of every term at
+    every place of every text (the cost of a long page)."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.always: list[str] = []
+        self.by_first: dict[str, list[str]] = {}
+        for name in names:
+            first = _WORD.match(name)
+            if first is None or CJK_RUN.match(name):  # Chinese writes no spaces
+                self.always.append(name)
+            else:
+                self.by_first.setdefault(first.group().casefold(), []).append(name)
+
+    def finditer(self, content: str) -> Iterator[re.Match[str]]:
+        found = {w.casefold() for w in _WORD.findall(content)} & self.by_first.keys()
+        candidates = self.always + [n for w in found for n in self.by_first[w]]
+        if not candidates:
+            return iter(())
+        return _names_pattern(tuple(sorted(candidates))).finditer(content)
+
+
+@lru_cache(maxsize=4096)
+def _names_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    parts = [
+        f"(?i:{re.escape(n)})" if len(n.split()) > 1 else re.escape(n)
+        for n in sorted(names, key=lambda n: (-len(n), n))
+    ]
+    return re.compile(rf"(?<!\w)(?:{'|'.join(parts)})(?!\w)")
+
+
+TermIndex = tuple[dict[str, str], "TermMatcher | None"]
 
 
 def _term_index(terms: Mapping[str, str] | None) -> TermIndex:
-    """Terms of one word are matched as the glossary writes them, capitals included ("Will",
-    Force of Will's resource, is a term; "will" is not); terms of several words in any case
-    (the rulebooks write "Chase Area" and "chase area")."""
+    """The glossary terms to link: name (case-folded when of several words) -> URL, and the
+    matcher that finds them (TermMatcher)."""
     names: dict[str, str] = {}
-    parts = []
-    for name, url in sorted((terms or {}).items(), key=lambda t: (-len(t[0]), t[0])):
+    written = []
+    for name, url in (terms or {}).items():
         if not name.strip():
             continue
         several = len(name.split()) > 1
         names.setdefault(name.casefold() if several else name, url)
-        parts.append(f"(?i:{re.escape(name)})" if several else re.escape(name))
-    if not parts:
-        return names, None
-    # The first letters a name can start with, checked before the long alternation: most
-    # places in a text start no name (twice as fast on a whole rulebook).
-    firsts = {
-        c
-        for name in names
-        for c in ({name[0], name[0].lower(), name[0].upper()} if " " in name else {name[0]})
-    }
-    first = "".join(re.escape(c) for c in sorted(firsts))
-    return names, re.compile(rf"(?<!\w)(?=[{first}])(?:{'|'.join(parts)})(?!\w)")
+        written.append(name)
+    return names, (TermMatcher(written) if written else None)
 
 
 def _render(
