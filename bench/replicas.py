@@ -24,11 +24,11 @@ REPO = Path(__file__).resolve().parents[1]
 PATHS = [
     "/",
     "/doc/fow-cr-8.01/105",
-    "/search?q=damage+step",
+    "/search?q=damage+step&all=1",
     "/ask?q=honest+vs+honest",
     "/card/honest",
     "/timing/yugioh/tcg",
-    "/search?q=buoc+thiet+hai",
+    "/search?q=buoc+thiet+hai&all=1",
     "/ask?q=can+shrink+be+activated+during+damage+calculation",
     "/kb/rules?_search=chain",
     "/rule/fow-cr-8.01:105.4.json",

@@ -1,10 +1,22 @@
-"""Plain full-text search (``kb search``): ranked rules for a text, in any corpus language.
+"""Plain full-text search (``kb search`` and the website's search): ranked rules for a text,
+in any corpus language.
 
 FTS5's BM25 finds the candidates; they are then ordered so that a rule whose own text holds
 the query as a phrase comes before one that only matches scattered words or its section
-title, and, for an accented query, a phrase written with the same accents comes first. The
-same words in several versions of a rulebook are one hit, cited from the current version,
-with the older ids in ``also``; a hit of a superseded version says so (``superseded_by``).
+title, and, for an accented query, a phrase written with the same accents comes first.
+
+What a judge expects of a search box on top of that:
+- a rule id (``fow-cr-8.01:105.4``) or a rule number (``105.4``) is that rule, first
+  (``exact``: the website opens it, the CLI prints it first);
+- the current version of a rulebook: rules of a superseded version are left out when the
+  current one has the same text (``also_in`` names the older versions that say the same),
+  and shown only when asked for (``versions="all"``) or when nothing current matches;
+- the glossary's other renderings of a term the text names ("伤害步骤" also searches
+  "Damage Step" and "Bước Thiệt hại", as ``kb ask`` understands it; ``expanded``).
+
+The same words in several versions of a rulebook are one hit, cited from the current version,
+with the older ids in ``also`` (words the version diff found unchanged count as the same); a
+hit of a superseded version says so (``superseded_by``).
 """
 
 from __future__ import annotations
@@ -18,9 +30,12 @@ from ingest.text import CJK_RUN, fold, words
 
 from .db import run
 from .limits import cap
+from .phrasebook import MAX_RENDERINGS, named_phrases
 
 # BM25 candidates fetched before re-ranking.
 CANDIDATES = 200
+# A rule number as typed: 105, 105.4, 105.3a, with or without a final dot.
+RULE_NUMBER = re.compile(r"\d{1,4}(?:\.\d+[a-z]?)*\.?")
 
 
 def _normal(text: str) -> str:
@@ -79,15 +94,97 @@ def current_versions(conn: sqlite3.Connection, hits: list[dict[str, Any]]) -> li
     return out
 
 
-def search(
-    conn: sqlite3.Connection, text: str, *, game: str = "", lang: str = "", limit: int = 10
-) -> list[dict[str, Any]]:
-    """Rules matching every word of ``text`` (any word, if none matches all), best first, the
-    current version of a rulebook standing for the same words in older ones.
+def exact_rules(conn: sqlite3.Connection, text: str, *, game: str = "") -> list[dict[str, Any]]:
+    """The rules ``text`` names by id or number, current versions first (none: [])."""
+    ref = " ".join(text.split())
+    if not ref or " " in ref or not (":" in ref or RULE_NUMBER.fullmatch(ref)):
+        return []
+    return run(conn, "exact_rules", ref=ref.rstrip(".") if ":" not in ref else ref, game=game)
 
-    ``text`` is capped first (kb.limits): what is searched is ``cap(text, "search").text``."""
-    text = cap(text, "search", conn).text
+
+def _candidates(conn: sqlite3.Connection, text: str, game: str, lang: str) -> list[dict[str, Any]]:
     hits = run(conn, "search", q=text, mode="", game=game, lang=lang, limit=CANDIDATES)
     if not hits:
         hits = run(conn, "search", q=text, mode="any", game=game, lang=lang, limit=CANDIDATES)
-    return current_versions(conn, phrase_rank(hits, text))[:limit]
+    return phrase_rank(hits, text)
+
+
+def expansions(conn: sqlite3.Connection, text: str) -> list[dict[str, Any]]:
+    """The terms and moments ``text`` names and the other renderings searched for each, as
+    ``{"typed", "kind", "id", "as": [texts]}``; the texts each replace what was typed."""
+    out = []
+    for p in named_phrases(conn, text):
+        if p["renderings"]:
+            out.append({**p, "as": p["renderings"][:MAX_RENDERINGS]})
+    return out
+
+
+def _expanded_texts(text: str, found: list[dict[str, Any]]) -> list[str]:
+    """The text once for each rendering of each named phrase, in its place."""
+    normal = unicodedata.normalize("NFC", " ".join(text.split()))
+    out = []
+    for f in found:
+        pattern = re.compile(re.escape(f["typed"]), re.IGNORECASE)
+        for rendering in f["as"]:
+            replaced = pattern.sub(lambda _, r=rendering: r, normal, count=1)
+            if replaced != normal and replaced not in out:
+                out.append(replaced)
+    return out
+
+
+def _older_same(conn: sqlite3.Connection, ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """Rule id -> the older versions' rules with the very same text."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for row in run(conn, "older_versions", ids=ids):
+        if row["same"]:
+            out.setdefault(row["rule"], []).append(
+                {"id": row["id"], "document": row["document"], "version": row["version"]}
+            )
+    return out
+
+
+def search(
+    conn: sqlite3.Connection,
+    text: str,
+    *,
+    game: str = "",
+    lang: str = "",
+    limit: int = 10,
+    versions: str = "current",
+    expand: bool = True,
+) -> list[dict[str, Any]]:
+    """Rules matching every word of ``text`` (any word, if none matches all), best first.
+
+    ``text`` is capped first (kb.limits): what is searched is ``cap(text, "search").text``.
+    A rule the text names by id or number comes first (``exact`` true). With ``versions``
+    "current", the same words in several versions are one hit cited from the current version
+    (``also``: the older ids), and a rule of a superseded rulebook is left out unless nothing
+    current matches; each hit's ``also_in`` lists the older versions with the same text. With
+    ``expand``, the other renderings of the glossary terms and moments the text names are
+    searched too, their hits after those of the text as typed.
+    """
+    text = cap(text, "search", conn).text
+    exact = exact_rules(conn, text, game=game)
+    hits = _candidates(conn, text, game, lang)
+    if expand:
+        for other in _expanded_texts(text, expansions(conn, text)):
+            hits += _candidates(conn, other, game, lang)
+    seen: set[str] = set()
+    ordered = []
+    for h in [{**e, "exact": True} for e in exact] + hits:
+        if h["id"] not in seen:
+            seen.add(h["id"])
+            ordered.append({"exact": False, **h})
+    if versions == "current":
+        # A rule named by its id stays, whatever its version; by its number, the current
+        # version's when there is one.
+        by_id = [h for h in ordered if h["exact"] and h["id"] == text.strip()]
+        folded = current_versions(conn, [h for h in ordered if h not in by_id])
+        current = [h for h in folded if not h["superseded_by"]]
+        ordered = by_id + current if (by_id or current) else folded
+    ordered = [{"also": [], **h} for h in ordered]
+    top = ordered[:limit]
+    older = _older_same(conn, [h["id"] for h in top])
+    for h in top:
+        h["also_in"] = older.get(h["id"], [])
+    return top

@@ -295,6 +295,12 @@ QUERY_SAMPLES = {
     "parent": "yugioh-tcg-damage-step",
 }
 QUERY_OVERRIDES = {
+    "current_versions": {"ids": '["fow-cr-7.0:105.4"]'},
+    "older_versions": {"ids": '["fow-cr-8.01:105.3a"]'},
+    "rule_card_notes": {"ids": '["ygo-damage-step:van-de-honest.5"]'},
+    "rule_in_document": {"document": "fow-cr-8.01", "number": "105.4"},
+    "rules_glosses": {"ids": '["ygo-damage-step:buoc-dau.2"]'},
+    "term_definitions": {"names": '["graveyard", "player"]', "game": ""},
     "class_member_cards": {"cls": "counter-trap"},
     "rule_glosses": {"id": "ygo-damage-step:buoc-dau.2"},
     "card_notes": {"ids": '["honest"]'},

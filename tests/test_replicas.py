@@ -11,7 +11,7 @@ from pathlib import Path
 
 from kb.web.cluster import HAPROXY, drive, running_cluster
 
-PATHS = ["/", "/search?q=damage+step", "/ask?q=honest+vs+honest", "/card/honest", "/kb/rules"]
+PATHS = ["/", "/search?q=damage+step&all=1", "/ask?q=honest+vs+honest", "/card/honest", "/kb/rules"]
 
 
 def test_a_replica_killed_mid_run_costs_no_request(built_db: Path) -> None:

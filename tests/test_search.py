@@ -88,6 +88,9 @@ def test_english_search_and_filters(conn: sqlite3.Connection) -> None:
     assert (hits[0]["id"], hits[0]["also"]) == ("fow-cr-8.01:103.4", ["fow-cr-7.0:103.4"])
     assert not hits[0]["superseded_by"]
     assert all(h["game"] == "fow" for h in hits)
+    assert [a["id"] for a in hits[0]["also_in"]] == ["fow-cr-7.0:103.4"]
+    both = search(conn, "concede the game", game="fow", limit=5, versions="all")
+    assert {h["id"] for h in both[:2]} == {"fow-cr-7.0:103.4", "fow-cr-8.01:103.4"}
     vi_only = search(conn, "Honest", lang="vi")
     assert vi_only and all(h["lang"] == "vi" for h in vi_only)
 
@@ -95,13 +98,30 @@ def test_english_search_and_filters(conn: sqlite3.Connection) -> None:
 def test_rule_number_finds_the_rule(conn: sqlite3.Connection) -> None:
     hits = search(conn, "105.3a", limit=3)
     assert (hits[0]["id"], hits[0]["also"]) == ("fow-cr-8.01:105.3a", ["fow-cr-7.0:105.3a"])
+    assert hits[0]["exact"]
+    assert not any(h["exact"] for h in hits[1:])
+    # A rule id is that rule, whatever its version.
+    old = search(conn, "fow-cr-7.0:105.4", limit=3)
+    assert old[0]["id"] == "fow-cr-7.0:105.4" and old[0]["exact"]
+    # "105.4" is the rule, not a rule that mentions 105.4 (it was third before).
+    assert search(conn, "105.4")[0]["id"] == "fow-cr-8.01:105.4"
+
+
+def test_search_expands_glossary_renderings(conn: sqlite3.Connection) -> None:
+    """伤害步骤 is the Damage Step in Chinese: no rule writes it, the glossary knows it."""
+    hits = search(conn, "伤害步骤", limit=5)
+    assert hits and all("Bước Thiệt hại" in h["text"] or "Damage Step" in h["text"] for h in hits)
+    assert not search(conn, "伤害步骤", expand=False)
 
 
 def test_a_superseded_version_is_marked(conn: sqlite3.Connection) -> None:
-    # 7.0's 402.3 was reworded in 8.01: both wordings are hits, the old one marked.
-    hits = search(conn, "main deck", game="fow", limit=200)
+    # 7.0's 402.3 was reworded in 8.01: asked for every version, both wordings are hits, the
+    # old one marked; by default the current wording stands alone.
+    hits = search(conn, "main deck", game="fow", limit=200, versions="all")
     old = [h for h in hits if h["document"] == "fow-cr-7.0"]
     assert old and all(h["superseded_by"] == "fow-cr-8.01" for h in old)
+    current = search(conn, "main deck", game="fow", limit=200)
+    assert current and not any(h["superseded_by"] for h in current)
 
 
 def test_cli_search_json_and_no_match_exit(built_db: Path) -> None:

@@ -15,9 +15,12 @@ _WIDTH = 100
 
 
 def _help(command: click.Command, name: str) -> str:
-    parent = click.Context(cli, info_name="kb", terminal_width=_WIDTH, max_content_width=_WIDTH)
-    ctx = click.Context(command, info_name=name, parent=parent, terminal_width=_WIDTH,
-                        max_content_width=_WIDTH)  # fmt: skip
+    # The group's context settings (-h as well as --help), as `kb <command> --help` has them:
+    # click keeps a command's help option once made, so a reference built without them and a
+    # real invocation earlier in the same process would disagree.
+    settings = {**cli.context_settings, "terminal_width": _WIDTH, "max_content_width": _WIDTH}
+    parent = click.Context(cli, info_name="kb", **settings)
+    ctx = click.Context(command, info_name=name, parent=parent, **settings)
     return command.get_help(ctx).rstrip()
 
 

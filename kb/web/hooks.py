@@ -8,37 +8,37 @@ only wires things together: pages are in kb/web/pages/, routes in kb/web/routes.
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from datasette import hookimpl
-from datasette.utils.asgi import asgi_static
 
 import queries
 
 from ..db import register_functions
 from ..labels import authority, language_name
 from ..limits import limits
-from . import routes
+from ..phrasebook import text_language
+from . import delivery, routes
 from .asgi import public_wrapper
-from .html import segments_html
+from .html import quoted_lang, segments_html
 from .site_config import site_metadata
 from .sqlguard import guard
-from .urls import ask_url, card_search_url, compare_url, diff_url, search_url, timing_url
+from .urls import (
+    ask_url,
+    card_search_url,
+    compare_url,
+    diff_url,
+    glossary_url,
+    search_url,
+    timing_url,
+)
 from .views import kb_database
 
 if TYPE_CHECKING:  # datasette.app imports the plugins: importing it here would be circular
     from datasette.app import Datasette
     from jinja2 import Environment
-
-STATIC = resources.files("kb.web") / "static"
-STATIC_PREFIX = "/-/kb-static/"
-# Part of the stylesheet's URL: it changes when the stylesheet does, so a copy cached for a
-# year is never stale.
-_CSS_VERSION = hashlib.sha256((STATIC / "site.css").read_bytes()).hexdigest()[:10]
 
 # The site's navigation, in order.
 NAV: list[dict[str, str]] = [
@@ -46,6 +46,7 @@ NAV: list[dict[str, str]] = [
     {"label": "Search", "url": search_url()},
     {"label": "Ask", "url": ask_url()},
     {"label": "Cards", "url": card_search_url()},
+    {"label": "Glossary", "url": glossary_url()},
     {"label": "Timing", "url": timing_url()},
     {"label": "Translations", "url": compare_url()},
     {"label": "Versions", "url": diff_url()},
@@ -55,18 +56,17 @@ NAV: list[dict[str, str]] = [
 
 @hookimpl
 def register_routes(datasette: Datasette) -> list[tuple[str, Any]]:
-    static = asgi_static(
-        str(STATIC), headers={"cache-control": "public, max-age=31536000, immutable"}
-    )
-    return [(rf"^{STATIC_PREFIX}(?P<path>.*)$", static), *routes.routes()]
+    static = (rf"^{delivery.STATIC_PREFIX}(?P<path>.*)$", delivery.static_file)
+    return [static, *routes.routes()]
 
 
 @hookimpl
 def asgi_wrapper(datasette: Datasette) -> Any:
-    """414 for overlong URLs, 400 instead of 500 on bad parameters, security headers
-    (kb.web.asgi)."""
+    """414 for overlong URLs, 400 instead of 500 on bad parameters and security headers
+    (kb.web.asgi), around gzip for every page (kb.web.delivery). One hook: a module's second
+    function of the same name would replace the first."""
     max_url_bytes = limits()["web"]["max_url_bytes"]
-    return lambda app: public_wrapper(app, max_url_bytes)
+    return lambda app: public_wrapper(delivery.gzip_wrapper(app), max_url_bytes)
 
 
 @hookimpl
@@ -114,8 +114,17 @@ def get_metadata(datasette: Datasette, key: str, database: str, table: str) -> d
 
 @hookimpl
 def prepare_jinja2_environment(env: Environment) -> None:
-    """``segs|wdiff_html``: a word diff of page data as escaped HTML (kb.web.html)."""
+    """``segs|wdiff_html``: a word diff of page data as escaped HTML (kb.web.html);
+    ``text|text_lang``: the language a glossary rendering is written in (kb.phrasebook)."""
     env.filters["wdiff_html"] = segments_html
+    env.filters["text_lang"] = text_language
+    env.filters["quoted_lang"] = lambda text: quoted_lang(text, text_language)
+    # Globals too: Datasette's error pages get no extra_template_vars.
+    env.globals.update(
+        kb_nav=NAV,
+        kb_css_url=delivery.static_url("site.css"),
+        kb_js_url=delivery.static_url("site.js"),
+    )
 
 
 @hookimpl
@@ -123,7 +132,8 @@ def extra_template_vars(datasette: Datasette) -> dict[str, Any]:
     return {
         "kb_site_title": datasette.metadata("title") or "Rules",
         "kb_nav": NAV,
-        "kb_css_url": f"{STATIC_PREFIX}site.css?v={_CSS_VERSION}",
+        "kb_css_url": delivery.static_url("site.css"),
+        "kb_js_url": delivery.static_url("site.js"),
         "provenance_label": authority,
         "language_name": language_name,
     }

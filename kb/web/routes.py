@@ -5,7 +5,8 @@ function in a kb/web/pages/ module that returns the page's data as a dict. The s
 URL with ``.json`` after its last path segment answers that dict as JSON (the ``format`` group
 of each pattern).
 Route patterns are tried before Datasette's own, so the prefixes below (/g, /doc, /rule,
-/search, /card, /timing, /ask, /compare, /diff, /history) cannot be database names.
+/search, /suggest, /card, /timing, /ask, /compare, /diff, /history, /glossary, /read) cannot
+be database names.
 
 A page whose data needs its rule texts rendered (with links to the rules and cards they cite)
 renders them in the SQL thread, in a ``_<page>_page`` helper next to its route; the rendered
@@ -22,16 +23,21 @@ from urllib.parse import urlencode
 from datasette.utils.asgi import NotFound, Request, Response
 
 from ..db import KbError
-from .html import card_names, rules_html
+from ..phrasebook import database_file
+from .html import article_openings, card_names, rules_html
 from .offload import offload, text_arg
 from .pages import ask as ask_pages
 from .pages import cards as card_pages
 from .pages import compare as compare_pages
+from .pages import glossary as glossary_pages
 from .pages import history as history_pages
 from .pages import rules as rule_pages
+from .pages import suggest as suggest_pages
 from .pages import timing as timing_pages
+from .pages import whole as whole_pages
+from .pages.glossary import term_links
 from .urls import diff_url, history_url, json_url
-from .views import arg, int_arg, query, render, wants_json
+from .views import arg, int_arg, query, render, render_json, wants_json
 
 if TYPE_CHECKING:  # datasette.app imports the plugins: importing it here would be circular
     from datasette.app import Datasette
@@ -70,7 +76,8 @@ def _section_page(conn: sqlite3.Connection, document: str, slug: str, as_json: b
     if data is None or as_json:
         return data, {}
     cards = card_names(data["cards"])
-    return data, {"rule_html": rules_html(data["rules"], data["references"], cards)}
+    terms = term_links(conn, [data["game"]["id"]])
+    return data, {"rule_html": rules_html(data["rules"], data["references"], cards, terms)}
 
 
 async def section(datasette: Datasette, request: Request) -> Response:
@@ -92,18 +99,108 @@ async def rule(datasette: Datasette, request: Request) -> Response:
     return await render(datasette, request, "kb_rule_choices.html", data)
 
 
+def _search_page(conn: sqlite3.Connection, as_json: bool, **kwargs: Any) -> Rendered:
+    data = rule_pages.search(conn, **kwargs)
+    if as_json:
+        return data, {}
+    shown = data["hits"]
+    cards = card_names(card_pages.card_links(conn, [h["id"] for h in shown]))
+    terms = term_links(conn, [h["game"] for h in shown])
+    return data, {"rule_html": rules_html(shown, cards=cards, terms=terms)}
+
+
 async def search(datasette: Datasette, request: Request) -> Response:
+    """Full-text search; a text that names one thing exactly (a rule id or number, a card, a
+    glossary term) opens its page instead, unless ``all=1`` asks for the list."""
     args = request.args
-    data = await offload(
+    data, html = await offload(
         datasette,
-        rule_pages.search,
-        text_arg(request, "q", "search"),
+        _search_page,
+        wants_json(request),
+        q=text_arg(request, "q", "search"),
         game=args.get("game") or "",
         lang=args.get("lang") or "",
         limit=int_arg(request, "limit", rule_pages.SEARCH_LIMIT),
+        versions=args.get("versions") or "current",
     )
-    html = {"rule_html": rules_html(data["hits"])} if not wants_json(request) else {}
+    target = data["target"]
+    if target and not args.get("all") and not wants_json(request):
+        return Response.redirect(target["url"])
     return await render(datasette, request, "kb_search.html", data, html=html)
+
+
+async def suggest(datasette: Datasette, request: Request) -> Response:
+    """Suggestions while typing (JSON only, for kb/web/static/site.js)."""
+    data = await query(datasette, suggest_pages.suggest, request.args.get("q") or "")
+    return render_json(request, data)
+
+
+# ---------------------------------------------------------------------------------------------
+# Glossary and whole documents
+
+
+async def glossary_index(datasette: Datasette, request: Request) -> Response:
+    data = await query(datasette, glossary_pages.glossary_index)
+    return await render(datasette, request, "kb_glossary_index.html", data)
+
+
+async def glossary_game(datasette: Datasette, request: Request) -> Response:
+    game = arg(request, "game")
+    data = await query(datasette, glossary_pages.glossary_game, game)
+    if data is None:
+        raise NotFound(f"No game {game!r} in the knowledge base (/glossary lists them)")
+    return await render(datasette, request, "kb_glossary_game.html", data)
+
+
+def _term_page(conn: sqlite3.Connection, game: str, term: str, as_json: bool) -> Rendered:
+    data = glossary_pages.glossary_term(conn, game, term)
+    if data is None or as_json:
+        return data, {}
+    cards = card_names(card_pages.card_links(conn, [r["id"] for r in data["rules"]]))
+    terms = term_links(conn, [r["game"] for r in data["rules"]])
+    return data, {"rule_html": rules_html(data["rules"], cards=cards, terms=terms)}
+
+
+async def glossary_term(datasette: Datasette, request: Request) -> Response:
+    game, term = arg(request, "game"), arg(request, "term")
+    data, html = await query(datasette, _term_page, game, term, wants_json(request))
+    if data is None:
+        raise NotFound(f"No glossary term {term!r} for game {game!r} (/glossary lists them)")
+    return await render(datasette, request, "kb_glossary_term.html", data, html=html)
+
+
+# Whole documents already rendered, by database file and document: the biggest pages of the
+# site, and the database cannot change under a running server (it is opened immutable; a
+# rebuilt file has another modification time, so another key).
+_WHOLE: dict[tuple[str, float, str], Rendered] = {}
+WHOLE_CACHED = 4
+
+
+def _whole_page(conn: sqlite3.Connection, document: str, as_json: bool) -> Rendered:
+    key = (*database_file(conn), document)
+    if not as_json and key in _WHOLE:
+        return _WHOLE[key]
+    data = whole_pages.whole_document(conn, document)
+    if data is None or as_json:
+        return data, {}
+    rules = [r for s in data["sections"] for r in s["rules"]]
+    numbers = {r["number"]: "#" + r["anchor"] for r in rules if r["number"]}
+    cards = card_names(card_pages.card_links(conn, [r["id"] for r in rules]))
+    terms = term_links(conn, [data["game"]["id"]])
+    html = {"articles": article_openings(rules, rules_html(rules, numbers, cards, terms))}
+    if key[0]:
+        if len(_WHOLE) >= WHOLE_CACHED:
+            _WHOLE.pop(next(iter(_WHOLE)))
+        _WHOLE[key] = (data, html)
+    return data, html
+
+
+async def whole_document(datasette: Datasette, request: Request) -> Response:
+    document = arg(request, "document")
+    data, html = await query(datasette, _whole_page, document, wants_json(request))
+    if data is None:
+        raise NotFound(f"No document {document!r} in the knowledge base")
+    return await render(datasette, request, "kb_whole.html", data, html=html)
 
 
 def redirect(request: Request, url: str) -> Response:
@@ -234,25 +331,48 @@ async def compare_index(datasette: Datasette, request: Request) -> Response:
 
 
 def _compare_page(
-    conn: sqlite3.Connection, ref: str, variants: list[str], as_json: bool
+    conn: sqlite3.Connection,
+    ref: str,
+    variants: list[str],
+    section: str,
+    checks: bool,
+    as_json: bool,
+    jump: str = "",
 ) -> Rendered:
-    data = compare_pages.compare(conn, ref, variants)
+    data = compare_pages.compare(conn, ref, variants, section, checks)
     if data is None or as_json:
         return data, {}
+    if jump:  # among every row, whatever the filters show
+        full = compare_pages.compare(conn, ref, variants) if section or checks else data
+        target = compare_pages.jump_target(full or data, jump)
+        if target:
+            return data, {"jump_to": target}
     shown = [r for row in data["rows"] for r in (row["source"] or [])]
     shown += [r for row in data["rows"] for cell in row["cells"] for r in cell["rules"]]
-    return data, {"rule_html": rules_html(shown)}
+    terms = term_links(conn, [r["game"] for r in shown])
+    return data, {"rule_html": rules_html(shown, terms=terms)}
 
 
 async def compare(datasette: Datasette, request: Request) -> Response:
+    """The comparison table; ``section=`` and ``checks=1`` filter its rows, ``jump=`` opens the
+    row (or section) it names."""
     ref = arg(request, "document")
-    variants = [v.strip() for v in (request.args.get("variants") or "").split(",") if v.strip()]
-    data, html = await query(datasette, _compare_page, ref, variants, wants_json(request))
+    args = request.args
+    variants = [v.strip() for v in (args.get("variants") or "").split(",") if v.strip()]
+    section, checks = args.get("section") or "", bool(args.get("checks"))
+    jump = (args.get("jump") or "").strip()
+    data, html = await query(
+        datasette, _compare_page, ref, variants, section, checks, wants_json(request), jump
+    )
     if data is None:
         asked = f" with the translation variants {', '.join(variants)}" if variants else ""
         raise NotFound(f"No source document {ref!r}{asked} (/compare lists them)")
     if data["document"]["document"] != ref:  # a file name, or one translation's id
         return redirect(request, data["url"])
+    if html.get("jump_to"):
+        return Response.redirect(html["jump_to"])
+    if jump and not wants_json(request):
+        html["jump_missed"] = jump
     return await render(datasette, request, "kb_compare.html", data, html=html)
 
 
@@ -278,12 +398,15 @@ async def diff_index(datasette: Datasette, request: Request) -> Response:
 async def diff(datasette: Datasette, request: Request) -> Response:
     old, new = arg(request, "old"), arg(request, "new")
     kinds = [k for k in request.args.getlist("kind") if k]
+    chapter = request.args.get("chapter") or ""
     try:
-        data = await query(datasette, history_pages.diff, old, new, kinds)
+        data = await query(datasette, history_pages.diff, old, new, kinds, chapter)
     except KbError as exc:
         raise NotFound(str(exc)) from None
     if (data["old"]["id"], data["new"]["id"]) != (old, new):  # versions given: ids instead
         return redirect(request, data["url"])
+    if chapter and not any(c["slug"] == chapter for c in data["chapters"]):
+        raise NotFound(f"No change in a chapter {chapter!r} of {old} -> {new}")
     return await render(datasette, request, "kb_diff.html", data)
 
 
@@ -320,4 +443,9 @@ def routes() -> list[tuple[str, Any]]:
         (rf"^/diff/(?P<old>[^/]+)/(?P<new>{PART})" + JSON, diff),
         (r"^/history" + JSON, history),
         (rf"^/history/(?P<ref>{PART})" + JSON, history),
+        (r"^/suggest" + JSON, suggest),
+        (r"^/glossary" + JSON, glossary_index),
+        (rf"^/glossary/(?P<game>{PART})" + JSON, glossary_game),
+        (rf"^/glossary/(?P<game>[^/]+)/(?P<term>{PART})" + JSON, glossary_term),
+        (rf"^/read/(?P<document>{PART})" + JSON, whole_document),
     ]

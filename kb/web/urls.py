@@ -23,7 +23,8 @@ from ..labels import authority, language_name
 
 
 def _q(part: str) -> str:
-    return quote(part, safe=":")
+    # "~" as Datasette's tilde escape: a bare "~" would be read as the start of one.
+    return quote(part, safe=":").replace("~", "~7E")
 
 
 def _with_query(path: str, params: Iterable[tuple[str, str]]) -> str:
@@ -152,6 +153,9 @@ def cite(row: dict[str, Any]) -> dict[str, Any]:
         "era": row["era"] or "",
         "provenance": row["provenance"],
         "provenance_label": authority(row["provenance"]),
+        "version": row.get("version") or "",
+        "section_lang": row.get("section_lang") or row["lang"],
+        "document_lang": row.get("document_lang") or row["lang"],
         "source": f"{row['file']}:{lines(row['line_start'], row.get('line_end'))}",
     }
 
@@ -179,4 +183,28 @@ def unknown_rule(rule_id: str) -> dict[str, Any]:
         "provenance": "unknown",
         "provenance_label": authority("unknown"),
         "source": "?",
+        "version": "",
+        "section_lang": "",
+        "document_lang": "",
     }
+
+
+def glossary_url(game: str = "", term: str = "") -> str:
+    """The glossary: of every game, of one game, or one term (``all`` for a shared term)."""
+    if not game:
+        return "/glossary"
+    return f"/glossary/{_q(game)}" + (f"/{_q(term)}" if term else "")
+
+
+def term_url(term: str, game: str) -> str:
+    """A term's page in the glossary of its game (a term every game shares: ``all``)."""
+    return glossary_url(game if game and game != "*" else "all", term)
+
+
+def whole_document_url(document: str) -> str:
+    """A whole document on one page, for Ctrl-F, printing and reading offline."""
+    return f"/read/{_q(document)}"
+
+
+def suggest_url(q: str = "") -> str:
+    return _with_query("/suggest.json", (("q", q),))

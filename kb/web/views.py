@@ -12,6 +12,7 @@ path ends in ``.json`` and with site/templates/error.html otherwise.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -21,6 +22,7 @@ from datasette.utils import sqlite_timelimit, tilde_decode
 from datasette.utils.asgi import Request, Response
 from datasette.views.base import DatasetteError
 
+from .delivery import cached_response
 from .urls import json_url
 
 if TYPE_CHECKING:  # datasette.app imports the plugins: importing it here would be circular
@@ -43,10 +45,16 @@ def arg(request: Request, name: str) -> str:
     """A part of the path, percent-decoded (Datasette routes on the raw path).
 
     Datasette redirects a path with percent escapes to its tilde-encoded form (``%3C`` ->
-    ``~3C``), so a part with a ``~`` is tilde-decoded too: ids never contain one.
+    ``~3C``), so tilde escapes are decoded too; a ``~`` that starts no escape is a ``~`` of
+    the id itself (``fow-cr-7.0:1416.1~2``), kept as it is. The site writes a ``~`` of an id
+    as ``~7E`` (kb.web.urls), which decodes back to it.
     """
     value = unquote(request.url_vars.get(name) or "")
-    return tilde_decode(value) if "~" in value else value
+    return _TILDE_ESCAPE.sub(lambda m: tilde_decode(m.group()), value) if "~" in value else value
+
+
+# A tilde escape of Datasette's: ~ and two upper-case hex digits.
+_TILDE_ESCAPE = re.compile(r"(?:~[0-9A-F]{2})+")
 
 
 def int_arg(request: Request, name: str, default: int) -> int:
@@ -87,6 +95,11 @@ def _json(data: Any, status: int = 200) -> Response:
     return Response(body, status=status, content_type="application/json; charset=utf-8")
 
 
+def render_json(request: Request, data: Any, status: int = 200) -> Response:
+    """``data`` as JSON, whatever the URL asks for (data-only endpoints)."""
+    return cached_response(request, _json(data, status))
+
+
 async def render(
     datasette: Datasette,
     request: Request,
@@ -101,11 +114,11 @@ async def render(
     ``html`` holds what only the HTML needs (rendered rule text); it never reaches the JSON.
     """
     if wants_json(request):
-        return _json(data, status)
+        return cached_response(request, _json(data, status))
     context = {
         "page": data,
         "json_url": json_url(request.path, request.query_string),
         **(html or {}),
     }
     body = await datasette.render_template(template, context, request=request)
-    return Response.html(body, status=status)
+    return cached_response(request, Response.html(body, status=status))

@@ -16,6 +16,8 @@ from typing import Any
 
 from ...ask import ask as ask_question
 from ...db import first
+from ...labels import language_name
+from ...phrasebook import named_phrases, phrase_language
 from ..urls import (
     ask_url,
     card_search_url,
@@ -27,9 +29,12 @@ from ..urls import (
     timing_url,
     unknown_rule,
 )
+from .extras import rule_extras
 
 ASK_LIMIT = 5
 ASK_MAX = 20
+# "1. Start of the Damage Step": a step that numbers itself, in a list that numbers it again.
+STEP_NUMBER = re.compile(r"^\s*\d+[.)]\s+")
 
 
 def _card(conn: sqlite3.Connection, name: str, game: str) -> dict[str, Any]:
@@ -55,9 +60,23 @@ def _answer(
     cited = [s["id"] for s in answer["sources"]] + [
         r for n in answer["nuances"] for r in n["rules"]
     ]
+    because = answer.get("because") or []
+    conflicts = answer.get("conflicts") or []
+    cited += [b["rule"] for b in because] + [c["rule"] for g in conflicts for c in g]
     sources = rule_sources(conn, cited)
+
+    def fact(b: dict[str, Any]) -> dict[str, Any]:
+        return {
+            **b,
+            "url": rule_url(b["rule"]),
+            "cite": sources.get(b["rule"]) or unknown_rule(b["rule"]),
+        }
+
     return {
         **answer,
+        "sequence": _steps(answer.get("sequence") or []),
+        "because": [fact(b) for b in because],
+        "conflicts": [[fact(c) for c in group] for group in conflicts],
         "sources": [sources.get(s["id"]) or unknown_rule(s["id"]) for s in answer["sources"]],
         "nuances": [
             {"text": n["text"], "rules": [{"id": r, "url": rule_url(r)} for r in n["rules"]]}
@@ -67,6 +86,40 @@ def _answer(
         "cards": [_card(conn, name, game) for name in answer["cards"]],
         "ruling_url": rule_url(answer["ruling_id"]) if answer.get("ruling_id") else None,
     }
+
+
+def _steps(sequence: list[str]) -> list[str]:
+    """The steps without the numbers they carry when every one has one: the page's ordered
+    list numbers them (no more "1. 1. Start of the Damage Step")."""
+    if sequence and all(STEP_NUMBER.match(step) for step in sequence):
+        return [STEP_NUMBER.sub("", step, count=1) for step in sequence]
+    return sequence
+
+
+def _fold_versions(conn: sqlite3.Connection, hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Current versions first: a passage of a superseded rulebook whose current version is
+    also a passage is folded into it ("also in 7.0"), and one that kb.ask chose to stand for
+    identical texts (its ``also``) gives its place to the current one; one whose current
+    version is not shown stays, marked, with a link to the current wording (extras)."""
+    extras = rule_extras(conn, [h["id"] for h in hits])
+    shown = {h["id"] for h in hits}
+    folded: dict[str, list[dict[str, Any]]] = {}
+    kept = []
+    for h in hits:
+        current = (extras.get(h["id"]) or {}).get("current")
+        older = {"id": h["id"], "url": rule_url(h["id"]), "version": h["cite"].get("version")}
+        if current and current.get("id") in shown:
+            folded.setdefault(current["id"], []).append(older)
+            continue
+        if current and current.get("id") in [a["id"] for a in h["also"]]:
+            cite = rule_sources(conn, [current["id"]]).get(current["id"])
+            h = {**h, "id": current["id"], "cite": cite or unknown_rule(current["id"])}
+            h["also"] = [a for a in h["also"] if a["id"] != current["id"]]
+            folded.setdefault(current["id"], []).append(older)
+        kept.append(h)
+    for h in kept:
+        h["older"] = folded.get(h["id"], [])
+    return kept
 
 
 def _hit(conn: sqlite3.Connection, hit: dict[str, Any], cite: dict[str, Any]) -> dict[str, Any]:
@@ -129,20 +182,39 @@ def ask(
         "answer": None,
         "hits": [],
         "ambiguous": [],
+        "question_lang": "",
+        "read_as": None,
+        "not_covered": None,
+        "warnings": [],
+        "extras": {},
         "search_url": search_url(q, game, lang),
         "form": search_form(conn),
     }
     if not q:
         return out
-    result = ask_question(conn, q, game=game, lang=lang, limit=limit)
+    # The question's language from the names it uses: "tinh toan thiet hai" is the
+    # Vietnamese name of a moment, without its accents (kb.ask reads accentless text as
+    # English). It is the passages' preferred language unless the form says another.
+    read_as = phrase_language(named_phrases(conn, q))
+    result = ask_question(conn, q, game=game, lang=lang or read_as, limit=limit)
     understood = result["understood"]
+    question_lang = read_as if understood.get("lang") == "en" and read_as else understood["lang"]
     card_game = game or understood.get("game") or ""
     sources = rule_sources(conn, [h["id"] for h in result["hits"]])
+    hits = [_hit(conn, h, sources.get(h["id"]) or unknown_rule(h["id"])) for h in result["hits"]]
+    hits = _fold_versions(conn, hits)
     out.update(
         understood=understood,
+        question_lang=question_lang,
+        read_as={"lang": read_as, "name": language_name(read_as)}
+        if read_as and understood.get("lang") != read_as
+        else None,
         confident=result["confident"],
         answer=_answer(conn, result["answer"], card_game),
-        hits=[_hit(conn, h, sources.get(h["id"]) or unknown_rule(h["id"])) for h in result["hits"]],
+        not_covered=result.get("not_covered"),
+        warnings=result.get("warnings") or [],
+        hits=hits,
+        extras=rule_extras(conn, [h["id"] for h in hits]),
         ambiguous=_ambiguous(conn, q, understood, game, lang),
     )
     return out

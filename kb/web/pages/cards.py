@@ -23,6 +23,7 @@ from ..urls import (
     tree_url,
     unknown_rule,
 )
+from .extras import notes_of, rule_extras
 
 # How a card's data fields (card_facts.field) read on its page.
 FIELD_LABELS = {
@@ -122,7 +123,12 @@ def card(conn: sqlite3.Connection, card_id: str) -> dict[str, Any] | None:
             }
         )
     ruling_ids = [r["id"] for g in groups for r in g["rulings"]]
+    extras = rule_extras(conn, ruling_ids)
+    for x in extras.values():  # this card's own note is the page's warning
+        x["notes"] = [n for n in x["notes"] if n["card"] != view["id"]]
     return {
+        "extras": extras,
+        "notes": notes_of(extras),
         "card": {
             "id": view["id"],
             "name": view["name"],

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 from typing import Any
+from urllib.parse import quote
 
 from ingest import worddiff
 
@@ -31,6 +32,7 @@ from ..urls import (
     rule_url,
     variant_diff_url,
 )
+from .extras import rule_extras
 
 # Worst first: a row takes the class of its worst check.
 SEVERITIES = ("error", "warning", "info")
@@ -92,6 +94,8 @@ def _rule(rule_id: str, rules: dict[str, dict[str, Any]], **extra: Any) -> dict[
     return {
         **cite(info),
         "text": info["text"],
+        "game": info["game"],
+        "number": info["number"],
         "anchor": anchor(rule_id, info["document"]),
         **extra,
     }
@@ -149,11 +153,66 @@ def _table_row(
     }
 
 
+def _sections(table: list[dict[str, Any]], rules: dict[str, dict[str, Any]]) -> list[dict]:
+    """Each row's section (of its source rule; a row without one, that of the row before),
+    and the sections in order with their row counts."""
+    order: dict[str, dict[str, Any]] = {}
+    current = None
+    for row in table:
+        if row["source"]:
+            info = rules[row["source"][0]["id"]]
+            current = info["slug"]
+            order.setdefault(
+                current,
+                {
+                    "slug": current,
+                    "number": info["section_number"],
+                    "title": info["section_title"],
+                    "lang": info["section_lang"],
+                    "rows": 0,
+                    "with_checks": 0,
+                },
+            )
+        row["section"] = current or ""
+        if current:
+            order[current]["rows"] += 1
+            order[current]["with_checks"] += bool(row["checks"])
+    return list(order.values())
+
+
+def jump_target(data: dict[str, Any], text: str) -> str | None:
+    """The row a jump box names: a source rule's anchor or number ("objectives-of-the-game.2",
+    "105.4"), a section's number or title; its URL (section filter kept), else None."""
+    wanted = " ".join(text.split()).casefold().rstrip(".")
+    if not wanted:
+        return None
+    for row in data["rows"]:
+        names = {row["anchor"].casefold()} | {
+            (r.get("number") or "").casefold() for r in row["source"] or []
+        }
+        if wanted in names - {""}:
+            return data["url"] + f"#{row['anchor']}"
+    for sec in data["sections"]:
+        if wanted in {
+            (sec["number"] or "").casefold(),
+            (sec["title"] or "").casefold(),
+            sec["slug"],
+        }:
+            return data["section_urls"][sec["slug"]]
+    return None
+
+
 def compare(
-    conn: sqlite3.Connection, ref: str, variants: list[str] | None = None
+    conn: sqlite3.Connection,
+    ref: str,
+    variants: list[str] | None = None,
+    section: str = "",
+    checks: bool = False,
 ) -> dict[str, Any] | None:
     """The comparison table of a source document and its translation variants (all, or those
-    named). None when ``ref`` is no source document or a variant it names does not exist."""
+    named), optionally only one section's rows (``section``: its slug) or only the rows with
+    translation checks. None when ``ref`` is no source document or a variant it names does
+    not exist."""
     target = compare_targets(conn, ref)
     if target is None:
         return None
@@ -168,7 +227,29 @@ def compare(
     rows = compare_rows(conn, document, wanted) if translations else []
     table = [_table_row(n, r, document, wanted, rules) for n, r in enumerate(rows, 1)]
     counts = {s: sum(1 for r in table if r["severity"] == s) for s in SEVERITIES}
+    sections = _sections(table, rules)
+    shown = [
+        r for r in table if (not section or r["section"] == section) and (not checks or r["checks"])
+    ]
+    base = compare_url(document, variants or implied)
+    joiner = "&" if "?" in base else "?"
+    ids = [x["id"] for r in shown for x in (r["source"] or [])]
+    ids += [x["id"] for r in shown for c in r["cells"] for x in c["rules"]]
     return {
+        "section": section,
+        "checks_only": checks,
+        "sections": sections,
+        "section_urls": {
+            sec["slug"]: f"{base}{joiner}section={quote(sec['slug'])}" for sec in sections
+        },
+        "checks_url": f"{base}{joiner}checks=1" + (f"&section={quote(section)}" if section else ""),
+        "shown": len(shown),
+        # The table shows translations itself: a rule's extras here are its notes and glosses.
+        "extras": {
+            k: v
+            for k, v in rule_extras(conn, ids).items()
+            if v["notes"] or v["glosses"] or v["current"]
+        },
         "document": _document_column(source) | {"game": source["game"], "rules": source["rules"]},
         "variants": [_document_column(t) for t in translations if t["variant"] in wanted],
         "all_variants": [
@@ -178,7 +259,7 @@ def compare(
         "selected": wanted,
         "url": compare_url(document, variants or implied),
         "all_url": compare_url(document),
-        "rows": table,
+        "rows": shown,
         "counts": {
             "rows": len(table),
             "without_source": sum(1 for r in table if r["source"] is None),

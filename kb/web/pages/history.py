@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from typing import Any
+from urllib.parse import urlencode
 
 from ingest.worddiff import as_dicts
 
@@ -34,6 +35,9 @@ from ..urls import (
 
 # What ``kb diff`` lists when no kind is asked for.
 DEFAULT_KINDS = tuple(k for k in KINDS if k != "unchanged")
+# More changes than this and no chapter chosen: the page lists the chapters, not the changes
+# (the whole diff of a comprehensive rulebook is a page too long for a phone).
+PAGE_CHANGES = 100
 
 
 def diff_index(conn: sqlite3.Connection) -> dict[str, Any]:
@@ -88,11 +92,44 @@ def _documents(conn: sqlite3.Connection, ids: list[str]) -> dict[str, dict[str, 
     }
 
 
+def _chapters(
+    conn: sqlite3.Connection, rows: list[dict[str, Any]]
+) -> tuple[dict[int, str], list[dict[str, Any]]]:
+    """Each change's chapter (the top-level section of its new rule, else its old one) and
+    the chapters in order with their counts of changes."""
+    ids = [r["new_rule"] or r["old_rule"] for r in rows]
+    where = {row["rule"]: row for row in run(conn, "rules_chapters", ids=ids)}
+    of: dict[int, str] = {}
+    chapters: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        info = where.get(r["new_rule"] or r["old_rule"])
+        slug = info["slug"] if info else ""
+        of[r["id"]] = slug
+        chapter = chapters.setdefault(
+            slug,
+            {
+                "slug": slug,
+                "number": info["number"] if info else "",
+                "title": info["title"] if info else "Other",
+                "ord": info["ord"] if info else 1 << 30,
+                "count": 0,
+            },
+        )
+        chapter["count"] += 1
+    return of, sorted(chapters.values(), key=lambda c: c["ord"])
+
+
 def diff(
-    conn: sqlite3.Connection, old: str, new: str, kinds: list[str] | None = None
+    conn: sqlite3.Connection,
+    old: str,
+    new: str,
+    kinds: list[str] | None = None,
+    chapter: str = "",
 ) -> dict[str, Any]:
     """What changed from ``old`` to ``new`` (ids or versions): counts by kind and the changes of
-    the kinds asked for (default: all but unchanged, as ``kb diff``).
+    the kinds asked for (default: all but unchanged, as ``kb diff``), by chapter: those of one
+    ``chapter`` (a top-level section's slug), or all of them when they are few enough for one
+    page (``PAGE_CHANGES``), else none and the chapters to choose from.
 
     Raises KbError (the route answers 404 with its message) for a pair the build did not
     compare or an unknown kind.
@@ -100,6 +137,12 @@ def diff(
     old_id, new_id = find_document(conn, old), find_document(conn, new)
     wanted = tuple(dict.fromkeys(kinds or DEFAULT_KINDS))
     rows = changes(conn, old_id, new_id, wanted)
+    chapter_of, chapters = _chapters(conn, rows)
+    matching = len(rows)
+    if chapter:
+        rows = [r for r in rows if chapter_of[r["id"]] == chapter]
+    elif len(rows) > PAGE_CHANGES and not kinds:
+        rows = []
     cites = rule_sources(conn, (r[side] for r in rows for side in ("old_rule", "new_rule")))
     facts = summary(conn, old_id, new_id)
     docs = _documents(conn, [old_id, new_id])
@@ -117,11 +160,24 @@ def diff(
             for k in KINDS
         ],
         "shown": list(wanted),
-        "url": diff_url(old_id, new_id, kinds or []),
+        "chapter": chapter,
+        "chapters": [
+            {**c, "url": _with_chapter(diff_url(old_id, new_id, kinds or []), c["slug"])}
+            for c in chapters
+        ],
+        "matching": matching,
+        "split": not chapter and not kinds and matching > PAGE_CHANGES,
+        "url": _with_chapter(diff_url(old_id, new_id, kinds or []), chapter),
         "all_url": diff_url(old_id, new_id, KINDS),
         "default_url": diff_url(old_id, new_id),
         "changes": [_change(r, cites) for r in rows],
     }
+
+
+def _with_chapter(url: str, chapter: str) -> str:
+    if not chapter:
+        return url
+    return url + ("&" if "?" in url else "?") + urlencode({"chapter": chapter})
 
 
 def history(conn: sqlite3.Connection, ref: str) -> dict[str, Any] | None:

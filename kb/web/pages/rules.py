@@ -9,15 +9,19 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from ...cards import find_card
 from ...db import column, first, run
 from ...labels import authority
 from ...lookup import rule_view
+from ...phrasebook import named_phrases
+from ...search import exact_rules, expansions
 from ...search import search as ranked_search
 from ..html import cited_numbers
 from ..urls import (
     anchor,
     ask_url,
     card_search_url,
+    card_url,
     compare_url,
     diff_url,
     document_url,
@@ -27,10 +31,14 @@ from ..urls import (
     rule_url,
     search_form,
     section_url,
+    term_url,
     timing_url,
+    tree_url,
+    whole_document_url,
 )
 from .cards import card_links
 from .compare import compare_index
+from .extras import notes_of, rule_extras
 from .history import diff_index
 from .timing import trees as timing_trees
 
@@ -116,6 +124,40 @@ def _document_info(row: dict[str, Any]) -> dict[str, Any]:
         "url": document_url(row["id"]),
         "game_url": game_url(row["game"]),
         "original_url": document_url(row["translation_of"]) if row["translation_of"] else None,
+        "whole_url": whole_document_url(row["id"]),
+    }
+
+
+def superseded(conn: sqlite3.Connection, doc: dict[str, Any], slug: str = "") -> dict | None:
+    """For a document a newer version replaces: that version, and the same section in it
+    (same slug) when it has one."""
+    newer = doc.get("superseded_by")
+    if not newer:
+        return None
+    row = first(conn, "document", document=newer)
+    if row is None:
+        return None
+    same = slug and first(conn, "section", id=f"{newer}:{slug}")
+    return {
+        "document": newer,
+        "title": row["title"],
+        "version": row["version"],
+        "effective": row["effective"],
+        "url": document_url(newer),
+        "section_url": section_url(newer, slug) if same else None,
+    }
+
+
+def machine_banner(conn: sqlite3.Connection, doc: dict[str, Any]) -> dict | None:
+    """For a machine-translated document: what it translates (when the corpus has it)."""
+    if doc["provenance"] != "machine":
+        return None
+    original = first(conn, "document", document=doc["translation_of"] or "")
+    return {
+        "label": authority("machine"),
+        "original": {"title": original["title"], "url": document_url(original["id"])}
+        if original
+        else None,
     }
 
 
@@ -180,6 +222,8 @@ def document(conn: sqlite3.Connection, document_id: str) -> dict[str, Any] | Non
     return {
         "game": {"id": row["game"], "name": row["game_name"], "url": game_url(row["game"])},
         "document": doc,
+        "superseded": superseded(conn, doc),
+        "machine": machine_banner(conn, doc),
         "variants": _variants(conn, doc),
         "toc": _toc(conn, document_id),
     }
@@ -191,6 +235,7 @@ def _rule_item(rule: dict[str, Any], document: dict[str, Any]) -> dict[str, Any]
     )
     return {
         **rule,
+        "game": document["game"],
         "anchor": anchor(rule["id"], document["id"]),
         "url": rule_url(rule["id"]),
         "history_url": history_url(rule["id"]),
@@ -218,10 +263,15 @@ def section(conn: sqlite3.Connection, document_id: str, slug: str) -> dict[str, 
         for r in run(conn, "cited_rules", document=document_id, numbers=numbers)
     }
     sec["url"] = section_url(document_id, slug)
+    extras = rule_extras(conn, [r["id"] for r in rules])
     return {
         "game": {"id": row["game"], "name": row["game_name"], "url": game_url(row["game"])},
         "document": doc,
+        "superseded": superseded(conn, doc, slug),
+        "machine": machine_banner(conn, doc),
         "section": sec,
+        "extras": extras,
+        "notes": notes_of(extras),
         "breadcrumbs": [
             _section_ref(document_id, a)
             for a in run(conn, "section_ancestors", id=sec["id"])
@@ -276,13 +326,62 @@ def rule(conn: sqlite3.Connection, ref: str) -> dict[str, Any] | None:
     return {"rule": None, "place": None, "number": ref, "choices": choices}
 
 
+def search_target(conn: sqlite3.Connection, q: str, game: str = "") -> dict[str, Any] | None:
+    """The one page a search names exactly, opened instead of a list of results: a rule by id,
+    a rule number (its current version; several rulebooks have it: the list of them), a card
+    by any of its names, a glossary term or a moment of a timing chart by any of theirs.
+    None when the text names no one thing."""
+    text = " ".join(q.split())
+    if not text:
+        return None
+    exact = exact_rules(conn, text, game=game)
+    current = [r for r in exact if not r["superseded_by"]]
+    rules = [r for r in exact if r["id"] == text] or current or exact
+    if rules:
+        if len(rules) == 1:
+            return {"kind": "rule", "id": rules[0]["id"], "url": rule_url(rules[0]["id"])}
+        return {"kind": "rules", "id": text, "url": rule_url(text.rstrip("."))}
+    match = find_card(conn, text, game=game)
+    if match.card and match.exact:
+        return {"kind": "card", "id": match.card["id"], "url": card_url(match.card["id"])}
+    for phrase in named_phrases(conn, text):
+        if phrase["typed"].casefold() != text.casefold():
+            continue
+        for named in phrase["ids"]:
+            if named["kind"] == "term":
+                term = first(conn, "glossary_term", term=named["id"])
+                if term and (not game or term["game"] in ("*", game)):
+                    return {
+                        "kind": "term",
+                        "id": term["id"],
+                        "url": term_url(term["id"], term["game"]),
+                    }
+        for named in phrase["ids"]:
+            if named["kind"] == "timing":
+                node = first(conn, "timing_node_place", id=named["id"])
+                if node and (not game or node["game"] == game):
+                    url = tree_url(f"{node['game']}/{node['ruleset']}", node["id"])
+                    return {"kind": "timing", "id": node["id"], "url": url}
+    return None
+
+
 def search(
-    conn: sqlite3.Connection, q: str, *, game: str = "", lang: str = "", limit: int = SEARCH_LIMIT
+    conn: sqlite3.Connection,
+    q: str,
+    *,
+    game: str = "",
+    lang: str = "",
+    limit: int = SEARCH_LIMIT,
+    versions: str = "current",
 ) -> dict[str, Any]:
-    """Ranked full-text search (kb.search), each hit with the URL of its place on the site."""
+    """Ranked full-text search (kb.search), each hit with the URL of its place on the site,
+    its document and version, the older versions that say the same, and what every rule
+    shows beside it (card notes, glosses, translations). ``target``: the page the text names
+    exactly (search_target), which the HTML page opens."""
     q = q.strip()
     limit = max(1, min(limit, SEARCH_MAX))
-    hits = ranked_search(conn, q, game=game, lang=lang, limit=limit) if q else []
+    versions = "all" if versions == "all" else "current"
+    hits = ranked_search(conn, q, game=game, lang=lang, limit=limit, versions=versions) if q else []
     places = {r["id"]: r["slug"] for r in run(conn, "rule_places", ids=[h["id"] for h in hits])}
     for h in hits:
         h["url"] = section_url(
@@ -291,11 +390,31 @@ def search(
         h["permalink"] = rule_url(h["id"])
         h["provenance_label"] = authority(h["provenance"])
         h["source"] = f"{h['file']}:{h['line_start']}"
+        h["document_url"] = document_url(h["document"])
+        for a in h["also_in"]:
+            a["url"] = rule_url(a["id"])
+    extras = rule_extras(conn, [h["id"] for h in hits])
     return {
         "q": q,
         "game": game,
         "lang": lang,
         "limit": limit,
+        "versions": versions,
         "hits": hits,
+        "only_old": bool(hits) and versions == "current" and all(h["superseded_by"] for h in hits),
+        "expanded": [
+            {"typed": e["typed"], "as": e["as"], "kind": e["kind"], "id": e["id"]}
+            for e in (expansions(conn, q) if q else [])
+        ],
+        "target": search_target(conn, q, game) if q else None,
+        "extras": extras,
+        "notes": notes_of(extras),
+        "all_versions_url": search_url_all(q, game, lang),
         "form": search_form(conn),
     }
+
+
+def search_url_all(q: str, game: str, lang: str) -> str:
+    from ..urls import search_url
+
+    return search_url(q, game, lang) + ("&" if q or game or lang else "?") + "all=1&versions=all"

@@ -25,6 +25,7 @@ from ..urls import (
     timing_url,
     unknown_rule,
 )
+from .extras import notes_of, rule_extras
 
 # What a ruleset id means, for a reader ("*": the game has one set of rules).
 RULESET_NAMES = {"tcg": "TCG", "ocg": "OCG (Japan and Asia)", "*": "All formats"}
@@ -173,10 +174,14 @@ def timing(conn: sqlite3.Connection, game: str, ruleset: str) -> dict[str, Any] 
         return None
     roots = [r for r in timing_tree(conn, g["id"], ruleset) if r["tree"] == tree["id"]]
     nodes = [_node(r, g["id"], ruleset) for r in roots]
+    moments = _moments(conn, nodes)
+    extras = rule_extras(conn, [r["id"] for m in moments for r in m["rules"]])
     return {
+        "extras": extras,
+        "notes": notes_of(extras),
         "game": g,
         "tree": tree,
         "rulesets": trees(conn, g["id"]),
         "nodes": nodes,
-        "moments": _moments(conn, nodes),
+        "moments": moments,
     }

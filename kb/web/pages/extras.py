@@ -1,0 +1,148 @@
+"""What the website shows beside a rule wherever the rule is shown, as plain data.
+
+Every page that lists rules (a section, search results, an answer's passages, a card's
+rulings, a timing chart's moments, a comparison table, a whole document, a glossary term)
+shows the same things next to each rule:
+- ``notes``: the ruling-change note of each card the rule names (Honest's 2014 change), so an
+  old ruling is never read as current;
+- ``glosses``: curated readings in another language (the English glosses of the Vietnamese
+  Damage Step rulings), marked as community glosses;
+- ``translations``: the rules aligned with it in other languages (or its source), both ways;
+- ``current``: for a rule of a superseded rulebook, the same rule in the current version
+  (followed through the version diff, else by number), or that it was removed.
+
+``rule_extras`` returns only the rules that have one of them, so the JSON stays small.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from typing import Any
+
+from ...db import run
+from ...labels import authority, language_name
+from ..urls import card_url, rule_url
+
+# Old versions followed at most this far (a rulebook with this many versions is not expected).
+MAX_HOPS = 10
+
+
+def _current(conn: sqlite3.Connection, docs: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Rule id (of a superseded rulebook) -> the same rule in the current version."""
+    old = [rid for rid, d in docs.items() if d["superseded_by"]]
+    out: dict[str, Any] = {}
+    follow = {rid: rid for rid in old}  # where each old rule has got to
+    for _ in range(MAX_HOPS):
+        if not follow:
+            break
+        nxt: dict[str, str] = {}
+        found = {
+            row["rule"]: row
+            for row in run(conn, "current_versions", ids=list(set(follow.values())))
+        }
+        for start, at in follow.items():
+            row = found.get(at)
+            if row is None:
+                continue
+            if not row["id"]:
+                out[start] = {"kind": "removed", "version": row["version"], "id": None}
+                continue
+            nxt[start] = row["id"]
+            out[start] = {
+                "kind": row["kind"],
+                "id": row["id"],
+                "number": row["number"],
+                "version": row["version"],
+                "document": row["document"],
+                "url": rule_url(row["id"]),
+            }
+        # Stop where the rule reached a current document.
+        still = {
+            r["id"]
+            for r in run(conn, "rules_documents", ids=list(nxt.values()))
+            if r["superseded_by"]
+        }
+        follow = {s: a for s, a in nxt.items() if a in still}
+    for rid in old:  # no version diff for it: the same number in the newer version
+        if rid in out or not docs[rid]["number"]:
+            continue
+        row = next(
+            iter(
+                run(
+                    conn,
+                    "rule_in_document",
+                    document=docs[rid]["superseded_by"],
+                    number=docs[rid]["number"],
+                )
+            ),
+            None,
+        )
+        if row:
+            out[rid] = {
+                "kind": "same number",
+                "id": row["id"],
+                "number": row["number"],
+                "version": row["version"],
+                "document": docs[rid]["superseded_by"],
+                "url": rule_url(row["id"]),
+            }
+    return out
+
+
+def rule_extras(conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """Rule id -> its notes, glosses, translations and current version (see the module)."""
+    wanted = list(dict.fromkeys(i for i in ids if i))
+    if not wanted:
+        return {}
+    out: dict[str, dict[str, Any]] = {}
+
+    def entry(rid: str) -> dict[str, Any]:
+        return out.setdefault(
+            rid, {"notes": [], "glosses": [], "translations": [], "current": None}
+        )
+
+    for row in run(conn, "rule_card_notes", ids=wanted):
+        entry(row["rule"])["notes"].append(
+            {
+                "card": row["id"],
+                "name": row["name"],
+                "url": card_url(row["id"]),
+                "note": row["notes"],
+            }
+        )
+    for row in run(conn, "rules_glosses", ids=wanted):
+        entry(row["rule"])["glosses"].append(
+            {
+                "lang": row["lang"],
+                "language_name": language_name(row["lang"]),
+                "text": row["text"],
+                "note": row["note"],
+                "source": row["source"],
+                "provenance_label": authority("gloss"),
+            }
+        )
+    for row in run(conn, "rules_translations", ids=wanted):
+        entry(row["rule"])["translations"].append(
+            {
+                "id": row["id"],
+                "url": rule_url(row["id"]),
+                "lang": row["lang"],
+                "language_name": language_name(row["lang"]),
+                "variant": row["variant"],
+                "provenance": row["provenance"],
+            }
+        )
+    docs = {row["id"]: row for row in run(conn, "rules_documents", ids=wanted)}
+    for rid, current in _current(conn, docs).items():
+        entry(rid)["current"] = current
+    return out
+
+
+def notes_of(extras: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The distinct card notes of a page's rules (for one warning at the top of a page)."""
+    seen: dict[str, dict[str, Any]] = {}
+    for x in extras.values():
+        for n in x["notes"]:
+            seen.setdefault(n["card"], n)
+    return list(seen.values())
