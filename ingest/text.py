@@ -85,6 +85,16 @@ def has_diacritics(text: str) -> bool:
     return fold(text) != unicodedata.normalize("NFC", text).lower()
 
 
+def writing_language(text: str) -> str:
+    """The language a name is written in, by its script alone: zh (CJK), vi (Vietnamese
+    letters or tone marks, or a word only Vietnamese writes), else en."""
+    if CJK_RUN.search(text):
+        return "zh"
+    if has_diacritics(text) or any(is_vietnamese_word(w) for w in words(text)):
+        return "vi"
+    return "en"
+
+
 def is_vietnamese_word(word: str) -> bool:
     """A word only Vietnamese writes: a Vietnamese-only letter or a tone mark."""
     if any(ch in VI_ONLY_LETTERS for ch in word):

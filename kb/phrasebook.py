@@ -17,7 +17,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
-from ingest.text import CJK_RUN, fold, has_diacritics, is_vietnamese_word, words
+from ingest.text import fold, words, writing_language
 
 from .ask.phrases import find_phrase
 from .ask.question import stopwords
@@ -28,13 +28,8 @@ MAX_RENDERINGS = 6
 
 
 def text_language(text: str) -> str:
-    """The language a vocabulary entry is written in: zh (CJK), vi (Vietnamese letters or
-    tone marks), else en. Entries carry no language of their own in the vocabulary."""
-    if CJK_RUN.search(text):
-        return "zh"
-    if has_diacritics(text) or any(is_vietnamese_word(w) for w in words(text)):
-        return "vi"
-    return "en"
+    """The language a vocabulary entry is written in (entries carry none of their own)."""
+    return writing_language(text)
 
 
 def database_file(conn: sqlite3.Connection) -> tuple[str, float]:

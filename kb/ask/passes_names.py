@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ingest.text import CJK_RUN, fold, words
+from ingest.text import CJK_RUN, fold, words, writing_language
 
 from ..vocabulary import Vocabulary
 from .cardnames import CardFinder
@@ -43,6 +43,16 @@ def language(ctx: Context) -> None:
         stop = query_data()["stopwords"]
         vi_words = set(stop["vi"]) - set(stop["en"])
         ctx.result.lang = "vi" if len(found & vi_words) >= 2 else "en"
+
+
+def language_of_names(ctx: Context) -> None:
+    """A question read as English whose every moment and term was named in another language
+    ("tinh toan thiet hai", Vietnamese typed without accents) is in that language."""
+    r = ctx.result
+    named = [t["text"] for t in [*r.timing, *r.terms] if "start" in t and t.get("text")]
+    langs = {writing_language(n) for n in named}
+    if r.lang == "en" and len(langs) == 1 and "en" not in langs:
+        r.lang = langs.pop()
 
 
 def is_own(counts: dict[str, int] | None, sizes: dict[str, int], game: str) -> bool:

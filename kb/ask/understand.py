@@ -39,6 +39,7 @@ PASSES: list[tuple[str, Pass, tuple[str, ...]]] = [
     ("fuzzy_cards", names.fuzzy_cards, ("cards", "ambiguous")),
     ("fuzzy_moments", names.fuzzy_moments, ("timing",)),
     ("qualified_moments", names.qualified_moments, ("timing", "unresolved", "qualified_from")),
+    ("language_of_names", names.language_of_names, ("lang",)),
     ("vs_pair", names.vs_pair, ("vs", "game")),
     ("everyday_phrases", everyday.everyday_phrases, ("expansions",)),
     ("card_facts", everyday.card_facts, ("facts",)),
