@@ -397,10 +397,37 @@ def test_no_default_page_exceeds_200_kb_compressed(site: Site, path: str) -> Non
     assert len(gzip.compress(body, 6)) <= LIMIT_BYTES, (path, len(body))
 
 
-def test_a_rule_id_with_a_tilde_opens_its_rule(site: Site) -> None:
-    assert location(site, "/rule/fow-cr-7.0:1416.1~2") == "/doc/fow-cr-7.0/1416#1416.1~2"
-    # The site writes the ~ as Datasette's escape, which reads back the same.
-    assert location(site, "/rule/fow-cr-7.0:1416.1~7E2") == "/doc/fow-cr-7.0/1416#1416.1~2"
+def test_a_rule_id_with_a_tilde_opens_its_rule(tmp_path: Path) -> None:
+    """An unnumbered paragraph after a numbered rule gets the id ``<number>~2``: its URL, with
+    the ~ as typed or as Datasette's escape, opens it."""
+    from kb.build import build
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "rules.txt").write_text(
+        "100. General\n100.1. A rule.\n100.2. Another rule.\n\nA note after it.\n"
+        "101. More\n101.1. A third rule.\n",
+        encoding="utf-8",
+    )
+    (corpus / "sources.toml").write_text(
+        '[games.tilde]\nname = "Tilde"\naliases = ["tilde"]\n\n'
+        '[[documents]]\nfile = "rules.txt"\nid = "tilde"\ngame = "tilde"\nlang = "en"\n'
+        'provenance = "official"\nera = "now"\nnumbering = "cr"\n',
+        encoding="utf-8",
+    )
+    build(corpus, tmp_path / "kb.sqlite")
+    with sqlite3.connect(tmp_path / "kb.sqlite") as conn:
+        (rule_id,) = conn.execute("SELECT id FROM rules WHERE id LIKE '%~%'").fetchone()
+    number = rule_id.split(":", 1)[1]
+    site = Site(tmp_path / "kb.sqlite")
+    try:
+        section = number.split(".")[0]
+        expected = f"/doc/tilde/{section}#{number}"
+        assert location(site, f"/rule/{rule_id}") == expected
+        # The site writes the ~ as Datasette's escape, which reads back the same.
+        assert location(site, f"/rule/{rule_id.replace('~', '~7E')}") == expected
+    finally:
+        site.runner.close()
 
 
 def heading_skips(page: Page) -> list[str]:
