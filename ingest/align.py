@@ -33,7 +33,7 @@ from .checks import check_links, glossary_forms, term_ids
 from .glossary import Glossary, Rendering
 from .records import Check, DocumentResult, Link
 from .sentences import split_sentences
-from .text import plural_key
+from .text import LETTER_WORD, plural_key
 
 # Bead shapes (source units, target units) the aligner considers, with the prior probability
 # of each for the first pass (the second pass uses the frequencies of the first). Rules of the
@@ -81,7 +81,7 @@ _SKIP, _GAP, _HEADINGS, _HEADING_TEXT, _RULES = range(5)
 
 _SQRT2 = math.sqrt(2.0)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+_WORD = LETTER_WORD
 # Marks that a translation keeps: ">>" (also "> >"), brackets, quotes, list and ratio signs.
 _MARK = re.compile(r">\s?>|[(\[«《<\"“”:/!?+]")
 _QUOTES = str.maketrans({"“": '"', "”": '"'})

@@ -34,7 +34,7 @@ from importlib import resources
 
 from .glossary import Glossary, Rendering
 from .records import Check, DocumentResult, Link, Rule
-from .text import plural_key
+from .text import LETTER_WORD, plural_key
 
 DETAIL_QUOTE = 60
 """Characters of a rule quoted in a finding's detail."""
@@ -45,7 +45,7 @@ MOSTLY_SOURCE = 0.75
 
 # A number with its sign; a hyphen is a minus only after a non-word character ("J-1" is not).
 _NUMBER = re.compile(r"(?:(?<!\w)[+\-−])?\d+(?:[.,]\d+)*")
-_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+_WORD = LETTER_WORD
 _QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”')
 
 

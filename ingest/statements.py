@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from .text import CJK_RUN, fold, stem
@@ -41,25 +41,50 @@ class Lexicon:
     kb ask from the database's parsed copy (kb.datafiles)."""
 
     def __init__(self, data: dict[str, Any]) -> None:
-        self.modalities = [(m["id"], _alternation(_words(m))) for m in data["modality"]]
-        self.actions_ = [(a["id"], _alternation(_words(a))) for a in data["actions"]]
-        self.chains = [(k, _alternation(v)) for k, v in data["chains"].items()]
+        # Patterns are compiled when first used: kb ask compiles them on every run, and most
+        # questions need a few of them.
+        self.data = data
         cond = data["conditions"]
-        self.condition = _alternation([w for lang in LANGS for w in cond.get(lang, [])])
-        # A condition after its outcome: only the words that cannot open anything else there.
-        # Matched with its accents: folded, Vietnamese "nếu" (if) is "nêu" (state).
-        self.trailing = _alternation(cond.get("trailing", []), str.lower)
         self.not_conditions = frozenset(fold(w) for w in cond.get("not_after", []))
         self.number_words = {
             fold(w): n for lang in LANGS for w, n in data["numbers"].get(lang, {}).items()
         }
+
+    @cached_property
+    def modalities(self) -> list[tuple[str, re.Pattern[str]]]:
+        return [(m["id"], _alternation(_words(m))) for m in self.data["modality"]]
+
+    @cached_property
+    def actions_(self) -> list[tuple[str, re.Pattern[str]]]:
+        return [(a["id"], _alternation(_words(a))) for a in self.data["actions"]]
+
+    @cached_property
+    def chains(self) -> list[tuple[str, re.Pattern[str]]]:
+        return [(k, _alternation(v)) for k, v in self.data["chains"].items()]
+
+    @cached_property
+    def condition(self) -> re.Pattern[str]:
+        cond = self.data["conditions"]
+        return _alternation([w for lang in LANGS for w in cond.get(lang, [])])
+
+    @cached_property
+    def trailing(self) -> re.Pattern[str]:
+        """A condition after its outcome: only the words that cannot open anything else
+        there; matched with its accents (folded, Vietnamese "nếu", if, is "nêu", state)."""
+        return _alternation(self.data["conditions"].get("trailing", []), str.lower)
+
+    @cached_property
+    def number(self) -> re.Pattern[str]:
+        """A number: not a rule number or a decimal ("709.1", "(see 1.3.2a)"), nor a list
+        item's number opening the text ("3 Note that...")."""
         words = "|".join(re.escape(w) for w in sorted(self.number_words, key=len, reverse=True))
-        # Not a rule number or a decimal ("709.1", "(see 1.3.2a)"), nor a list item's number
-        # opening the text ("3 Note that...").
-        self.number = re.compile(rf"(?<![\w.,])(?<!^)(?:{_DIGITS}|{words})(?![\w])(?![.,:]\d)")
-        self.bounds = [
+        return re.compile(rf"(?<![\w.,])(?<!^)(?:{_DIGITS}|{words})(?![\w])(?![.,:]\d)")
+
+    @cached_property
+    def bounds(self) -> list[tuple[str, re.Pattern[str]]]:
+        return [
             (bound, re.compile(rf"(?:{_alternation(ws).pattern})\W*(?:\w+\W+){{0,2}}$"))
-            for bound, ws in data["bounds"].items()
+            for bound, ws in self.data["bounds"].items()
         ]
 
     def modality(self, text: str) -> str:

@@ -34,8 +34,18 @@ _HAN_RANGE = (
 )
 _CJK = _KANA_RANGE + _HAN_RANGE
 CJK_RUN = re.compile(f"[{_CJK}]+")
-HAN = re.compile(f"[{_HAN_RANGE}]")
-KANA = re.compile(f"[{_KANA_RANGE}]")
+# Han and kana apart (HAN, KANA): compiled on first use, as kb ask never needs them and a
+# class this large costs milliseconds to compile.
+_LAZY_PATTERNS = {"HAN": f"[{_HAN_RANGE}]", "KANA": f"[{_KANA_RANGE}]"}
+
+
+def __getattr__(name: str) -> re.Pattern[str]:
+    if name in _LAZY_PATTERNS:
+        pattern = re.compile(_LAZY_PATTERNS[name])
+        globals()[name] = pattern
+        return pattern
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 # Letters only Vietnamese writes (among the corpus languages), and its five tone marks.
 VI_ONLY_LETTERS = frozenset("ăâđêôơưĂÂĐÊÔƠƯ")
@@ -48,8 +58,34 @@ VI_LETTERS = frozenset(
     for mark in ("", *sorted(VI_TONE_MARKS))
 ) | frozenset("đĐ")
 
-_LETTERS = rf"[^\W_{_CJK}]"
-_WORD = re.compile(rf"[{_CJK}]+|{_LETTERS}+(?:['’]{_LETTERS}+)*", re.UNICODE)
+# A run of letters and digits, apostrophes inside ("don't"); a run holding CJK is split into
+# its CJK runs and the letter runs between them. (One pattern with the CJK ranges excluded
+# from the letters reads the same but takes milliseconds to compile, on every kb ask.)
+_RUN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+
+
+# Words of letters only, hyphens and apostrophes inside ("J-Ruler", "don't"): what the
+# translation alignment and checks compare between languages (numbers are compared apart).
+LETTER_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+
+
+def _word_matches(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each word and CJK run of ``text``, in order."""
+    out: list[tuple[int, int]] = []
+    for m in _RUN.finditer(text):
+        run, start = m.group(), m.start()
+        if not CJK_RUN.search(run):
+            out.append((start, m.end()))
+            continue
+        at = 0
+        for c in CJK_RUN.finditer(run):
+            out += [(start + at + p.start(), start + at + p.end())
+                    for p in _RUN.finditer(run[at : c.start()])]  # fmt: skip
+            out.append((start + c.start(), start + c.end()))
+            at = c.end()
+        out += [(start + at + p.start(), start + at + p.end()) for p in _RUN.finditer(run[at:])]
+    return out
+
 
 # ---- folding -----------------------------------------------------------------------------
 # Letters that do not decompose under NFD but still carry a "diacritic" for searchers.
@@ -109,15 +145,15 @@ _DIGIT_LETTER = re.compile(r"(?<=\d)(?=[^\W\d_])|(?<=[^\W\d_])(?=\d)")
 
 def words(text: str) -> list[str]:
     """Split text into words and CJK runs (runs are not yet split into bigrams)."""
-    return _WORD.findall(_DIGIT_LETTER.sub(" ", unicodedata.normalize("NFC", text)))
+    text = _DIGIT_LETTER.sub(" ", unicodedata.normalize("NFC", text))
+    return [text[a:b] for a, b in _word_matches(text)]
 
 
 def word_spans(text: str) -> list[tuple[str, int, int]]:
     """The words of an NFC text as ``words`` splits them, with where each stands in it."""
     out = []
-    for m in _WORD.finditer(text):
-        start = m.start()
-        for piece in _DIGIT_LETTER.split(m.group()):
+    for start, end in _word_matches(text):
+        for piece in _DIGIT_LETTER.split(text[start:end]):
             if piece:
                 out.append((piece, start, start + len(piece)))
             start += len(piece)
@@ -216,3 +252,8 @@ def stem(word: str) -> str:
     if not stemmable(word):
         return word
     return _english_stemmer().stemWord(word.replace("’", "'"))
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """Order versions numerically, so "8.01" follows "7.0" and "10.0" follows "9.1"."""
+    return tuple(int(n) for n in re.findall(r"\d+", version))

@@ -68,7 +68,6 @@ from __future__ import annotations
 
 import bisect
 import difflib
-import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -77,7 +76,7 @@ from rapidfuzz import fuzz, process
 
 from . import worddiff
 from .records import Change, DocumentResult, Rule
-from .text import compare_form
+from .text import compare_form, version_key
 
 SAME_NUMBER_MIN = 50.0
 """Similarity (0-100) above which a rule that keeps its number is the same rule, reworded."""
@@ -106,11 +105,6 @@ class _Item:
     form: str  # case-folded words separated by single spaces: what similarity is computed on
     key: str  # ``form`` without spaces: equal keys mean the same words (glued or not)
     words: frozenset[str]
-
-
-def version_key(version: str) -> tuple[int, ...]:
-    """Order versions numerically, so "8.01" follows "7.0" and "10.0" follows "9.1"."""
-    return tuple(int(n) for n in re.findall(r"\d+", version))
 
 
 def version_pairs(

@@ -11,7 +11,8 @@ import pytest
 from run_kb import run_kb
 
 from ingest.records import Change, DocText, DocumentResult, DocumentSpec, RawText, Rule
-from ingest.versiondiff import detail_diff, diff_rules, version_key, version_pairs
+from ingest.text import version_key
+from ingest.versiondiff import detail_diff, diff_rules, version_pairs
 from kb import history
 from kb.db import KbError
 

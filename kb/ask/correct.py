@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import sqlite3
 
+from ..db import column, run
 from ..vocabulary import Vocabulary
 from .question import stopwords
 
@@ -23,24 +24,13 @@ def correct(conn: sqlite3.Connection, text: str, vocab: Vocabulary) -> tuple[str
     typed = {m.group(): m.group().lower() for m in re.finditer(r"[A-Za-z]{5,}", text)}
     unknown = {w for w in typed.values() if w not in stopwords() and w not in game_words}
     if unknown:
-        marks = ",".join("?" * len(unknown))
-        unknown -= {
-            r[0]
-            for r in conn.execute(
-                f"SELECT term FROM search_vocab WHERE term IN ({marks})", [*unknown]
-            )
-        }
+        unknown -= {r["term"] for r in run(conn, "ask_word_counts", words=sorted(unknown))}
     if not unknown:
         return text, {}
     from rapidfuzz import fuzz, process
     from rapidfuzz.distance import OSA
 
-    choices = [
-        r[0]
-        for r in conn.execute(
-            "SELECT term FROM search_vocab WHERE length(term) >= 4 ORDER BY rules DESC, term"
-        )
-    ] + sorted(game_words)
+    choices = column(conn, "ask_correction_choices") + sorted(game_words)
     fixed: dict[str, str] = {}
     for raw, word in typed.items():
         if word not in unknown:

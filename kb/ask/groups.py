@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from functools import cache, lru_cache
 from typing import Any
 
@@ -88,18 +89,25 @@ def query_groups(q: QuestionForms) -> list[Group]:
 def _present(group: Group, passage: Passage) -> float:
     """1 if one of the group's forms is in the passage (English words by their stems, Chinese
     by its bigrams), 0.8 for a word typed with a typo, else 0."""
-    from rapidfuzz import fuzz, process
-
     if group.found_in(passage) or any(passage.has_grams(g) for g in group.grams):
         return 1.0
     w = fold(group.forms[0])
-    if (
-        not group.concept
-        and len(w) >= 4
-        and process.extractOne(w, set(passage.tokens), scorer=fuzz.ratio, score_cutoff=80)
-    ):
-        return 0.8
-    return 0.0
+    if group.concept or len(w) < 4:
+        return 0.0
+    # Only words that share enough letters can reach a ratio of 80 (an upper bound counted
+    # without rapidfuzz, which is slow to import and is then loaded only when needed).
+    mine = Counter(w)
+    near = {
+        t
+        for t in set(passage.tokens)
+        if 5 * abs(len(t) - len(w)) <= len(t) + len(w)
+        and 200 * sum((mine & Counter(t)).values()) >= 80 * (len(t) + len(w))
+    }
+    if not near:
+        return 0.0
+    from rapidfuzz import fuzz, process
+
+    return 0.8 if process.extractOne(w, near, scorer=fuzz.ratio, score_cutoff=80) else 0.0
 
 
 @lru_cache(maxsize=1024)

@@ -9,14 +9,14 @@ import json
 import re
 from typing import Any
 
-from ingest.text import CJK_RUN, fold, folded_words
+from ingest.text import fold, folded_words
 
 from ..db import run
 from ..vocabulary import game_rule_counts, phrase_expression
 from .context import Context
 from .passes_names import belongs_to, is_own
 from .phrases import find_phrase, match_phrases, span_of, spans_free, unplaced
-from .question import expansions, query_data, stopwords, vs_words, whole_word
+from .question import expansions, has_cue, query_data, stopwords, vs_words
 
 
 def everyday_phrases(ctx: Context) -> None:
@@ -40,11 +40,8 @@ def card_facts(ctx: Context) -> None:
     if not ctx.result.cards:
         return
     for field_name, names in query_data()["facts"].items():
-        for name in names:
-            key = folded_words(name)
-            if whole_word(key).search(ctx.folded):
-                ctx.result.facts.append(field_name)
-                break
+        if has_cue(ctx.folded, [folded_words(n) for n in names]):
+            ctx.result.facts.append(field_name)
 
 
 def expanded_concepts(ctx: Context) -> None:
@@ -122,11 +119,8 @@ def cues(ctx: Context) -> None:
     r = ctx.result
     r.years = re.findall(r"(?<!\d)(?:19[89]\d|20[0-4]\d)(?!\d)", ctx.text)
     r.definition = any(fold(c) in ctx.folded for c in query_data()["definition"]["cues"])
-    r.quantity = any(
-        # Chinese has no spaces: a cue inside a run of characters counts.
-        fold(c) in ctx.folded if CJK_RUN.search(c) else whole_word(fold(c)).search(ctx.folded)
-        for c in query_data()["quantity"]["cues"]
-    )
+    # Chinese has no spaces: a cue inside a run of characters counts.
+    r.quantity = has_cue(ctx.folded, query_data()["quantity"]["cues"])
 
 
 def content_words(ctx: Context) -> None:
@@ -160,11 +154,7 @@ def game_of_words(ctx: Context) -> None:
     if r.game or not r.words:
         return
     sizes = ctx.vocab.game_rules or game_rule_counts(ctx.conn)
-    rows = ctx.conn.execute(
-        "SELECT term, rules, games FROM search_vocab WHERE term IN "
-        "(SELECT value FROM json_each(?))",
-        (json.dumps(r.words),),
-    ).fetchall()
+    rows = run(ctx.conn, "ask_word_counts", words=r.words)
     votes: set[str] = set()
     for row in rows:
         if row["rules"] < 2:

@@ -57,6 +57,16 @@ def question_text(folded: str) -> QuestionText:
     return QuestionText(folded)
 
 
+def _occurrences(text: str, word: str) -> list[Span]:
+    """Every place ``word`` stands in ``text``, not overlapping (as re.finditer finds them)."""
+    out: list[Span] = []
+    at = text.find(word)
+    while at >= 0:
+        out.append((at, at + len(word)))
+        at = text.find(word, at + len(word))
+    return out
+
+
 def find_phrase(folded: str, key: str, plural_inside: bool = False) -> list[Span]:
     """Where the phrase ``key`` (folded words) stands in the folded question, as whole words
     (character spans). A name's last word may be inflected ("negated" is the term "negate");
@@ -67,6 +77,8 @@ def find_phrase(folded: str, key: str, plural_inside: bool = False) -> list[Span
     if not parts:
         return []
     if CJK_RUN.search(key):
+        if len(parts) == 1:  # most CJK names: a plain substring, no pattern to compile
+            return _occurrences(folded, parts[0])
         pattern = r"[\s\-–]+".join(re.escape(w) for w in parts)
         return [m.span() for m in re.finditer(pattern, folded)]
     q = question_text(folded)
@@ -128,17 +140,37 @@ def match_phrases(
     return found
 
 
+def _close_words(tokens: list[Token], names: set[str]) -> dict[str, set[str]]:
+    """For each typed word, the words of names it may be a typo of: a ratio of 75 needs
+    2 x (letters in common) >= 0.75 x (both lengths)."""
+    from collections import Counter
+
+    counted = {w: Counter(w) for w in names}
+    out: dict[str, set[str]] = {}
+    for word in {t.key for t in tokens}:
+        mine = Counter(word)
+        out[word] = {
+            w
+            for w, theirs in counted.items()
+            if 200 * sum((mine & theirs).values()) >= 75 * (len(word) + len(w))
+        }
+    return out
+
+
 def fuzzy_timing(
     tokens: list[Token], timing: list[dict[str, Any]], used: list[tuple[int, int]]
 ) -> list[dict[str, Any]]:
-    """Timing names typed with a typo ("damge step"): as many words, each close to its pair."""
-    from rapidfuzz import fuzz
+    """Timing names typed with a typo ("damge step"): as many words, each close to its pair.
 
+    A pair of words can only be that close when they share enough letters (an upper bound of
+    rapidfuzz's ratio, counted without it): rapidfuzz, slow to import, is loaded only when
+    some name could match."""
     by_length: dict[int, list[dict[str, Any]]] = {}
     for t in timing:
         n = len(t["key"].split())
         if n >= 2:
             by_length.setdefault(n, []).append(t)
+    close = _close_words(tokens, {w for t in timing for w in t["key"].split()})
     found: list[dict[str, Any]] = []
     for n in (4, 3, 2):
         for i in range(len(tokens) - n + 1):
@@ -148,7 +180,11 @@ def fuzzy_timing(
             key = " ".join(t.key for t in window)
             best = None
             for entry in by_length.get(n, []):
-                pairs = zip(key.split(), entry["key"].split(), strict=True)
+                pairs = list(zip(key.split(), entry["key"].split(), strict=True))
+                if not all(b in close.get(a, ()) for a, b in pairs):
+                    continue
+                from rapidfuzz import fuzz
+
                 if all(fuzz.ratio(a, b) >= 75 for a, b in pairs):
                     score = fuzz.ratio(key, entry["key"])
                     if score >= TIMING_SCORE and (best is None or score > best[0]):

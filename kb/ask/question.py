@@ -7,7 +7,7 @@ On the ``kb ask`` path: standard library and ``ingest.text`` only.
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from ingest.text import CJK_RUN, fold, folded_words
@@ -68,9 +68,21 @@ def whole_word(phrase: str) -> re.Pattern[str]:
     return re.compile(escaped if CJK_RUN.search(phrase) else rf"(?<!\w){escaped}(?!\w)")
 
 
+@lru_cache(maxsize=256)
+def cue_pattern(cues: tuple[str, ...]) -> re.Pattern[str]:
+    """One pattern for a list of cue phrases (folded), as whole words, CJK ones anywhere:
+    compiled once, not once per phrase (kb ask compiles on every run)."""
+    folded = sorted({fold(c) for c in cues if c.strip()}, key=lambda c: (-len(c), c))
+    cjk = [re.escape(c) for c in folded if CJK_RUN.search(c)]
+    plain = [re.escape(c) for c in folded if not CJK_RUN.search(c)]
+    parts = [f"(?:{'|'.join(cjk)})"] if cjk else []
+    parts += [rf"(?<!\w)(?:{'|'.join(plain)})(?!\w)"] if plain else []
+    return re.compile("|".join(parts) or "(?!)")
+
+
 def has_cue(folded_query: str, cues: list[str]) -> bool:
     """One of the cue phrases is in the question (folded), as whole words."""
-    return any(whole_word(fold(c)).search(folded_query) for c in cues)
+    return cue_pattern(tuple(cues)).search(folded_query) is not None
 
 
 class Understood:

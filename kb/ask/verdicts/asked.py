@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from ingest.statements import Lexicon
@@ -22,7 +22,7 @@ from ... import datafiles
 from ...db import column, run
 from ...vocabulary import load_vocabulary
 from ..phrases import find_phrase
-from ..question import Understood, query_data
+from ..question import Understood, has_cue, query_data
 
 KINDS = ("how_many", "when", "which_first", "what_happens", "yesno")
 
@@ -33,14 +33,7 @@ def lexicon() -> Lexicon:
 
 
 def _has(folded: str, cues: list[str]) -> bool:
-    for cue in cues:
-        c = fold(cue)
-        if CJK_RUN.search(c):
-            if c in folded:
-                return True
-        elif re.search(rf"(?<!\w){re.escape(c)}(?!\w)", folded):
-            return True
-    return False
+    return has_cue(folded, cues)
 
 
 def _around(folded: str, first: str, then: str) -> bool:
@@ -129,18 +122,14 @@ class Asked:
     """What a question asks for, beyond what understanding found in it."""
 
     def __init__(self, conn: sqlite3.Connection, u: Understood) -> None:
-        lex = lexicon()
         folded = fold(u.text)
+        self.text = u.text
         self.kind = kind(u.text)
-        actions = lex.actions(u.text)
-        self.action = actions[0] if actions else ""
-        self.chain = lex.chain(u.text)
         self.rulesets = [
             r
             for r in column(conn, "ask_rulesets")
             if re.search(rf"(?<!\w){re.escape(r)}(?!\w)", folded)
         ]
-        self.modality = lex.modality(u.text)
         self.classes = classes_named(conn, u)
         # A qualifier of a moment that names no moment of the knowledge base ("in the third
         # phase"): no verdict may rest on the moment it qualifies.
@@ -174,3 +163,18 @@ class Asked:
             return nodes
         ruleset = {r["id"]: r["ruleset"] for r in run(conn, "ask_node_rulesets", ids=nodes)}
         return [n for n in nodes if ruleset.get(n, "*") in ("*", *self.rulesets)]
+
+    # What is done, in which Chain, with which modality: read when a resolver asks (the
+    # statement lexicon's patterns cost more to compile than most answers).
+    @cached_property
+    def action(self) -> str:
+        actions = lexicon().actions(self.text)
+        return actions[0] if actions else ""
+
+    @cached_property
+    def chain(self) -> str:
+        return lexicon().chain(self.text)
+
+    @cached_property
+    def modality(self) -> str:
+        return lexicon().modality(self.text)

@@ -14,7 +14,7 @@ import re
 import sqlite3
 from typing import Any
 
-from ingest.text import CJK_RUN, fold, stem, words
+from ingest.text import CJK_RUN, fold, stem, version_key, words
 
 from ...db import run
 from ..question import Understood, query_data, stopwords
@@ -92,8 +92,6 @@ def _value(fact: Fact, bound: str) -> str:
 
 def _newest(facts: list[Fact]) -> list[Fact]:
     """Of the same rulebook in several versions, the newest version's facts."""
-    from ingest.versiondiff import version_key
-
     versions = [f["version"] for f in facts if f["version"]]
     if len(set(versions)) < 2:
         return facts
