@@ -71,6 +71,8 @@ LETTER_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
 def _word_matches(text: str) -> list[tuple[int, int]]:
     """(start, end) of each word and CJK run of ``text``, in order."""
+    if not CJK_RUN.search(text):
+        return [m.span() for m in _RUN.finditer(text)]
     out: list[tuple[int, int]] = []
     for m in _RUN.finditer(text):
         run, start = m.group(), m.start()
@@ -146,6 +148,8 @@ _DIGIT_LETTER = re.compile(r"(?<=\d)(?=[^\W\d_])|(?<=[^\W\d_])(?=\d)")
 def words(text: str) -> list[str]:
     """Split text into words and CJK runs (runs are not yet split into bigrams)."""
     text = _DIGIT_LETTER.sub(" ", unicodedata.normalize("NFC", text))
+    if not CJK_RUN.search(text):
+        return _RUN.findall(text)
     return [text[a:b] for a, b in _word_matches(text)]
 
 

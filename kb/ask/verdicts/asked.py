@@ -125,12 +125,7 @@ class Asked:
         folded = fold(u.text)
         self.text = u.text
         self.kind = kind(u.text)
-        self.rulesets = [
-            r
-            for r in column(conn, "ask_rulesets")
-            if re.search(rf"(?<!\w){re.escape(r)}(?!\w)", folded)
-        ]
-        self.classes = classes_named(conn, u)
+        self.conn, self.u, self.folded = conn, u, folded
         # A qualifier of a moment that names no moment of the knowledge base ("in the third
         # phase"): no verdict may rest on the moment it qualifies.
         self.unresolved = u.unresolved
@@ -138,14 +133,31 @@ class Asked:
         # with both sources instead of a verdict.
         self.conflicts: list[list[dict[str, Any]]] = []
         self.passages: list[dict[str, Any]] = []  # the ranked passages (kb.ask.rank rows)
-        # Content words the index has never seen ("digimon"): facts of passages cannot be
-        # said to cover a question about something the knowledge base does not know.
-        # The index splits letters from digits ("dm5" is "dm" and "5"): a word is known when
-        # its every part of letters is.
+
+    # The rest is read when a resolver asks: a question asking for no verdict needs none of it.
+    @cached_property
+    def rulesets(self) -> list[str]:
+        return [
+            r
+            for r in column(self.conn, "ask_rulesets")
+            if re.search(rf"(?<!\w){re.escape(r)}(?!\w)", self.folded)
+        ]
+
+    @cached_property
+    def classes(self) -> list[dict[str, Any]]:
+        return classes_named(self.conn, self.u)
+
+    @cached_property
+    def unknown(self) -> list[str]:
+        """Content words the index has never seen ("digimon"): facts of passages cannot be
+        said to cover a question about something the knowledge base does not know. The index
+        splits letters from digits ("dm5" is "dm" and "5"): a word is known when its every
+        part of letters is."""
+        u = self.u
         parts = {w: re.findall(r"[^\W\d_]+", w) for w in u.words}
         looked_up = sorted({p for ps in parts.values() for p in ps} | set(u.words))
-        known = {r["term"] for r in run(conn, "ask_word_counts", words=looked_up)}
-        self.unknown = [
+        known = {r["term"] for r in run(self.conn, "ask_word_counts", words=looked_up)}
+        unknown = [
             w
             for w in u.words
             if w not in known
@@ -154,7 +166,7 @@ class Asked:
             and not re.fullmatch(r"[\d.,]+", w)  # numbers and versions ("8.01")
             and w not in cue_words()
         ]
-        self.unknown += _unread_cjk(u, folded, load_vocabulary(conn).games)
+        return unknown + _unread_cjk(u, self.folded, load_vocabulary(self.conn).games)
 
     def of_rulesets(self, conn: sqlite3.Connection, nodes: list[str]) -> list[str]:
         """The timing nodes of the rulesets the question names (all of them when it names
