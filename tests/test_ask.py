@@ -306,3 +306,13 @@ def test_an_old_version_cited_alone_is_said_to_be_superseded(conn: sqlite3.Conne
     assert any("fow-cr-7.0 is superseded by fow-cr-8.01" in w for w in alone), alone
     both = warnings(conn, [old, source(conn, "fow-cr-8.01:402.3a")], [])
     assert not any("superseded" in w for w in both), both
+
+
+def test_a_word_no_rule_holds_leaves_the_question_not_covered(conn: sqlite3.Connection) -> None:
+    """Shrink and damage calculation are known, but the question is about another game: no
+    verdict, and the output names the word the knowledge base lacks."""
+    result = ask(conn, "can Shrink be activated during damage calculation in digimon")
+    assert result["answer"] is None
+    assert "“digimon”" in result["not_covered"]
+    # A short word the stopword lists miss ("got") is not taken for a subject.
+    assert ask(conn, "can Shrink be activated during damage calculation got it")["answer"]

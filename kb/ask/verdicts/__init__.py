@@ -42,7 +42,12 @@ def decide(
     question best may decide it."""
     asked = Asked(conn, u)
     asked.passages = passages or []
-    for resolver in RESOLVERS.get(asked.kind, []):
+    resolvers = RESOLVERS.get(asked.kind, [])
+    if resolvers and asked.unknown:
+        # A word no rule holds ("digimon", an unread Chinese word): whatever the facts say of
+        # the rest, they do not cover what the question is about.
+        return asked, None
+    for resolver in resolvers:
         verdict = resolver(conn, u, asked)
         if verdict is not None:
             return asked, verdict

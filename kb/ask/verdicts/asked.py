@@ -118,6 +118,11 @@ def cue_words() -> frozenset[str]:
     return frozenset(w for cue in cues for w in folded_words(cue).split())
 
 
+# Shorter words the index lacks are function words its stopword lists miss ("got"), not
+# what a question is about.
+UNKNOWN_MIN_LETTERS = 4
+
+
 class Asked:
     """What a question asks for, beyond what understanding found in it."""
 
@@ -165,6 +170,7 @@ class Asked:
             and not CJK_RUN.search(w)
             and not re.fullmatch(r"[\d.,]+", w)  # numbers and versions ("8.01")
             and w not in cue_words()
+            and len(w) >= UNKNOWN_MIN_LETTERS
         ]
         return unknown + _unread_cjk(u, self.folded, load_vocabulary(self.conn).games)
 
