@@ -23,9 +23,9 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-from .serve import ServeError, free_port
+from .serve import ServeError, free_port, wait_for
 
 HAPROXY = Path("/usr/sbin/haproxy")
 
@@ -97,19 +97,6 @@ def haproxy_config(port: int, replica_ports: list[int], stats_port: int) -> str:
     return CONFIG.format(port=port, servers=servers, stats_port=stats_port)
 
 
-def _wait_for(url: str, proc: subprocess.Popen[bytes], log: IO[str], timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        if proc.poll() is not None or time.monotonic() > deadline:
-            log.seek(0)
-            raise ServeError(f"{url} did not start: {log.read()[-2000:]}")
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except (urllib.error.URLError, OSError):
-            time.sleep(0.1)
-
-
 @contextmanager
 def running_process(
     command: list[str], url: str, timeout: float
@@ -118,7 +105,7 @@ def running_process(
     with tempfile.TemporaryFile("w+") as log:
         proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         try:
-            _wait_for(url, proc, log, timeout)
+            wait_for(url, proc, log, timeout)
             yield proc
         finally:
             if proc.poll() is None:

@@ -22,7 +22,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from ..db import KbError, connect
 from ..limits import limits
@@ -171,6 +171,21 @@ def free_port(host: str = "127.0.0.1") -> int:
         return sock.getsockname()[1]
 
 
+def wait_for(url: str, proc: subprocess.Popen[Any], log: IO[str], timeout: float) -> None:
+    """Until ``url`` answers; ServeError with the end of the server's log when the server
+    exits or ``timeout`` seconds pass first."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None or time.monotonic() > deadline:
+            log.seek(0)
+            raise ServeError(f"{url} did not start: {log.read()[-2000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.1)
+
+
 @contextmanager
 def running_site(
     db_path: Path | str, *, timeout: float = 30.0, public: bool = False
@@ -189,16 +204,7 @@ def running_site(
     with tempfile.TemporaryFile("w+") as log:
         proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         try:
-            deadline = time.monotonic() + timeout
-            while True:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    log.seek(0)
-                    raise ServeError(f"kb serve did not start on {base}: {log.read()[-2000:]}")
-                try:
-                    with urllib.request.urlopen(base + "/-/versions.json", timeout=2):
-                        break
-                except (urllib.error.URLError, OSError):
-                    time.sleep(0.1)
+            wait_for(base + "/-/versions.json", proc, log, timeout)
             yield base
         finally:
             proc.terminate()
