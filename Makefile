@@ -23,7 +23,7 @@ serve: build
 	$(KB) serve
 
 bench:
-	$(PY) bench/ask_quality.py && $(PY) bench/ask_speed.py && $(PY) bench/align_quality.py && $(PY) bench/load_check.py
+	$(PY) bench/verdicts.py && $(PY) bench/ask_quality.py && $(PY) bench/ask_speed.py && $(PY) bench/align_quality.py && $(PY) bench/load_check.py
 
 # Issue 14's trials: hostile input, fuzz, kill -9, replicas (HAProxy: scripts/install-haproxy.sh).
 bench-public:
