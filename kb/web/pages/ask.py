@@ -14,6 +14,8 @@ import re
 import sqlite3
 from typing import Any
 
+from ingest.text import has_diacritics
+
 from ...ask import ask as ask_question
 from ...db import first
 from ...labels import language_name
@@ -206,8 +208,10 @@ def ask(
     out.update(
         understood=understood,
         question_lang=question_lang,
+        # Said whenever the words alone do not show the language: accentless Vietnamese
+        # read as Vietnamese, or the passages' language differing from the question's.
         read_as={"lang": read_as, "name": language_name(read_as)}
-        if read_as and understood.get("lang") != read_as
+        if read_as and (understood.get("lang") != read_as or not has_diacritics(q))
         else None,
         confident=result["confident"],
         answer=_answer(conn, result["answer"], card_game),
