@@ -91,6 +91,8 @@ def test_a_moment_alone(conn: sqlite3.Connection) -> None:
         assert answer["type"] == "timing" and answer["verdict"] is None
         assert "only one Chain" in answer["ruling"]
         assert any(s.endswith("← this moment") for s in answer["sequence"])
+        # the renderers number the steps: the steps themselves carry no number
+        assert not [s for s in answer["sequence"] if s[:1].isdigit()]
     chains = ask(conn, "how many chains during damage calculation")["answer"]
     assert chains["verdict"] == "1" and "Only one Chain" in chains["ruling"]
 

@@ -59,9 +59,7 @@ def moment_answer(conn: sqlite3.Connection, u: Understood) -> dict[str, Any] | N
         sources += [source(conn, p["rule"]) for p in props]
     here = moments[0]
     siblings = run(conn, "timing_siblings", parent=here["parent"], tree=here["tree"])
-    sequence = [
-        f"{s['label'] + '. ' if s['label'] else ''}{s['en']}"
-        + ("  ← this moment" if s["id"] == here["id"] else "")
-        for s in siblings
-    ]
+    # The steps in order, without the source's own numbers: every renderer numbers a
+    # sequence itself (the CLI printed "1. 1. Start of the Damage Step").
+    sequence = [s["en"] + ("  ← this moment" if s["id"] == here["id"] else "") for s in siblings]
     return answer(conn, "timing", " ".join(parts), sequence=sequence, sources=sources, moment=here)

@@ -36,7 +36,6 @@ from .extras import rule_extras
 ASK_LIMIT = 5
 ASK_MAX = 20
 # "1. Start of the Damage Step": a step that numbers itself, in a list that numbers it again.
-STEP_NUMBER = re.compile(r"^\s*\d+[.)]\s+")
 
 
 def _card(conn: sqlite3.Connection, name: str, game: str) -> dict[str, Any]:
@@ -76,7 +75,7 @@ def _answer(
 
     return {
         **answer,
-        "sequence": _steps(answer.get("sequence") or []),
+        "sequence": answer.get("sequence") or [],
         "because": [fact(b) for b in because],
         "conflicts": [[fact(c) for c in group] for group in conflicts],
         "sources": [sources.get(s["id"]) or unknown_rule(s["id"]) for s in answer["sources"]],
@@ -88,14 +87,6 @@ def _answer(
         "cards": [_card(conn, name, game) for name in answer["cards"]],
         "ruling_url": rule_url(answer["ruling_id"]) if answer.get("ruling_id") else None,
     }
-
-
-def _steps(sequence: list[str]) -> list[str]:
-    """The steps without the numbers they carry when every one has one: the page's ordered
-    list numbers them (no more "1. 1. Start of the Damage Step")."""
-    if sequence and all(STEP_NUMBER.match(step) for step in sequence):
-        return [STEP_NUMBER.sub("", step, count=1) for step in sequence]
-    return sequence
 
 
 def _fold_versions(conn: sqlite3.Connection, hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
