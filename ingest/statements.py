@@ -10,14 +10,41 @@ ask reads questions with the same Lexicon.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from functools import cache, cached_property
 from typing import Any
 
-from .text import CJK_RUN, fold, stem
+from .text import CJK_RUN, fold, has_diacritics, stem
 
 LANGS = ("en", "vi", "zh")
 _DIGITS = r"\d{1,3}(?:[,.]\d{3})+|\d+"
+
+
+class _Cues:
+    """Cue phrases found in a text: folded (an unaccented Vietnamese question reads like an
+    accented rule), except the accented phrases whose folded form is an English cue word
+    ("cản", block, folds to "can"): those only as written."""
+
+    def __init__(self, phrases: list[str], english: frozenset[str]) -> None:
+        exact = [p for p in phrases if has_diacritics(p) and fold(p) in english]
+        self.folded = _alternation([p for p in phrases if p not in exact])
+        self.exact = _alternation(exact, _lower) if exact else None
+
+    def finditer(self, text: str) -> list[re.Match[str]]:
+        found = list(self.folded.finditer(fold(text)))
+        if self.exact is not None:
+            found += self.exact.finditer(_lower(text))
+        return sorted(found, key=lambda m: m.start())
+
+    def search(self, text: str) -> bool:
+        return self.folded.search(fold(text)) is not None or (
+            self.exact is not None and self.exact.search(_lower(text)) is not None
+        )
+
+
+def _lower(text: str) -> str:
+    return unicodedata.normalize("NFC", text).lower()
 
 
 def _alternation(phrases: list[str], form: Callable[[str], str] = fold) -> re.Pattern[str]:
@@ -49,18 +76,32 @@ class Lexicon:
         self.number_words = {
             fold(w): n for lang in LANGS for w, n in data["numbers"].get(lang, {}).items()
         }
+        self.english = self._english_words(data)
+
+    @staticmethod
+    def _english_words(data: dict[str, Any]) -> frozenset[str]:
+        """Every English cue word of the lexicon, folded: what an accented phrase of another
+        language must not be taken for once its accents are gone."""
+        phrases: list[str] = [
+            w for entry in data["modality"] + data["actions"] for w in entry["en"]
+        ]
+        phrases += [w for key in ("conditions", "limits", "negations") for w in data[key]["en"]]
+        phrases += [w for ws in [*data["chains"].values(), *data["bounds"].values()] for w in ws]
+        phrases += list(data["numbers"].get("en", {}))
+        plain = [p for p in phrases if not has_diacritics(p) and not CJK_RUN.search(p)]
+        return frozenset(w for p in plain for w in [fold(p), *fold(p).split()])
 
     @cached_property
-    def modalities(self) -> list[tuple[str, re.Pattern[str]]]:
-        return [(m["id"], _alternation(_words(m))) for m in self.data["modality"]]
+    def modalities(self) -> list[tuple[str, _Cues]]:
+        return [(m["id"], _Cues(_words(m), self.english)) for m in self.data["modality"]]
 
     @cached_property
-    def actions_(self) -> list[tuple[str, re.Pattern[str]]]:
-        return [(a["id"], _alternation(_words(a))) for a in self.data["actions"]]
+    def actions_(self) -> list[tuple[str, _Cues]]:
+        return [(a["id"], _Cues(_words(a), self.english)) for a in self.data["actions"]]
 
     @cached_property
-    def chains(self) -> list[tuple[str, re.Pattern[str]]]:
-        return [(k, _alternation(v)) for k, v in self.data["chains"].items()]
+    def chains(self) -> list[tuple[str, _Cues]]:
+        return [(k, _Cues(v, self.english)) for k, v in self.data["chains"].items()]
 
     @cached_property
     def condition(self) -> re.Pattern[str]:
@@ -89,17 +130,15 @@ class Lexicon:
 
     def modality(self, text: str) -> str:
         """The modality of a clause: the first of only, cannot, must, can it holds, else ""."""
-        folded = fold(text)
-        return next((m for m, pattern in self.modalities if pattern.search(folded)), "")
+        return next((m for m, cues in self.modalities if cues.search(text)), "")
 
     def modal_marks(self, text: str) -> list[tuple[int, int, str]]:
         """(start, end, modality) of every modality cue of a text (folded positions); of
         overlapping cues ("cannot" holds "can") the longest."""
-        folded = fold(text)
         marks = sorted(
             (m.start(), m.end(), kind)
-            for kind, pattern in self.modalities
-            for m in pattern.finditer(folded)
+            for kind, cues in self.modalities
+            for m in cues.finditer(text)
         )
         kept: list[tuple[int, int, str]] = []
         for start, end, kind in sorted(marks, key=lambda m: (m[0], -(m[1] - m[0]))):
@@ -111,22 +150,40 @@ class Lexicon:
         """The modality that governs a word at ``position`` (in the folded text): the first
         marker after it ("Shrink ... cannot be activated"), else the last one before it
         ("chỉ có thể kích hoạt Magic Cylinder")."""
-        kept = self.modal_marks(text)
+        start, end = self.clause_at(text, position)
+        kept = [m for m in self.modal_marks(text) if start <= m[0] < end]
         after = [k for s, _, k in kept if s >= position]
         if after:
             return after[0]
         before = [k for s, _, k in kept if s < position]
         return before[-1] if before else ""
 
+    @cached_property
+    def clause_breaks(self) -> re.Pattern[str]:
+        words = [w for lang in LANGS for w in self.data["clauses"].get(lang, [])]
+        return re.compile(rf"[;；]|{_alternation(words).pattern}")
+
+    def clause_at(self, text: str, position: int) -> tuple[int, int]:
+        """(start, end) in the folded text of the clause holding ``position``: clauses end at
+        a semicolon or a word that opens another clause ("because", "while"; data/
+        statements.toml [clauses]), so a card named in a reason is not governed by the
+        modality of what it explains."""
+        start, end = 0, len(text)
+        for m in self.clause_breaks.finditer(fold(text)):
+            if m.start() <= position:
+                start = m.end()
+            else:
+                end = m.start()
+                break
+        return start, end
+
     def actions(self, text: str) -> list[str]:
         """The actions a clause names, in lexicon order."""
-        folded = fold(text)
-        return [a for a, pattern in self.actions_ if pattern.search(folded)]
+        return [a for a, cues in self.actions_ if cues.search(text)]
 
     def chain(self, text: str) -> str:
         """ "first" or "later" when the clause names which Chain it is about, else ""."""
-        folded = fold(text)
-        return next((k for k, pattern in self.chains if pattern.search(folded)), "")
+        return next((k for k, cues in self.chains if cues.search(text)), "")
 
     def split_condition(self, sentence: str) -> tuple[str, str] | None:
         """(condition, what follows) of a sentence with a condition: opening it ("If X, Y";

@@ -77,6 +77,7 @@ def extract_knowledge(
     names = {c.id: c.name for c in cards.cards}
     rule_ids = {r.id for d in documents for r in d.rules}
     card_facts = extract_card_facts({c.id for c in cards.cards}, rule_ids, games)
+    glosses, gloss_warnings = extract_glosses(documents)
     facts = extract_facts(
         documents,
         glossary,
@@ -87,8 +88,8 @@ def extract_knowledge(
         card_facts,
         rulings,
         steps,
+        glosses,
     )
-    glosses, gloss_warnings = extract_glosses(documents)
     return Knowledge(
         glosses=glosses,
         card_properties=card_facts.properties,

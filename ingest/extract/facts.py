@@ -16,13 +16,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..glossary import Finder, Glossary, Rendering
 from ..records import (
     CardAlias,
     DocumentResult,
     Fact,
+    Gloss,
     Rule,
     Ruling,
     RulingStep,
@@ -328,8 +329,11 @@ def extract_facts(
     card_facts: CardFacts,
     rulings: list[Ruling],
     steps: list[RulingStep],
+    glosses: list[Gloss] | None = None,
 ) -> list[Fact]:
-    """Every fact of the corpus (see the module docstring)."""
+    """Every fact of the corpus (see the module docstring). A rule with a curated gloss is
+    read in the gloss's words too (the Vietnamese article's rulings in English): its facts
+    cite the rule and quote the gloss, in the gloss's language."""
     card_names = {(fold(a.alias), a.card) for a in aliases if len(a.alias) >= 3}
     class_names = {(fold(n.text), n.cls) for n in card_facts.names}
     ctx = _Context(
@@ -341,13 +345,21 @@ def extract_facts(
     )
     rules = {r.id: r for d in documents for r in d.rules}
     _from_properties(ctx, properties, rules)
+    glossed = {g.rule: g for g in glosses or []}
     for d in documents:
         paths = {s.id: s.path for s in d.sections}
-        _from_lists(ctx, d.rules)
-        for rule in d.rules:
-            _from_card_sentences(ctx, rule)
-            _from_quantities(ctx, rule, f"{paths.get(rule.section, '')} {rule.title}")
-            _from_conditions(ctx, rule)
+        readings = [d.rules]
+        if any(r.id in glossed for r in d.rules):
+            readings.append([
+                replace(r, text=glossed[r.id].text, lang=glossed[r.id].lang)
+                for r in d.rules if r.id in glossed
+            ])  # fmt: skip
+        for read in readings:
+            _from_lists(ctx, read)
+            for rule in read:
+                _from_card_sentences(ctx, rule)
+                _from_quantities(ctx, rule, f"{paths.get(rule.section, '')} {rule.title}")
+                _from_conditions(ctx, rule)
     _from_examples(ctx, rulings, steps, rules)
     return ctx.facts
 

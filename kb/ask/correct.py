@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 import sqlite3
 
+from ingest.text import stem
+
 from ..db import column, run
 from ..vocabulary import Vocabulary
 from .question import stopwords
@@ -25,6 +27,12 @@ def correct(conn: sqlite3.Connection, text: str, vocab: Vocabulary) -> tuple[str
     unknown = {w for w in typed.values() if w not in stopwords() and w not in game_words}
     if unknown:
         unknown -= {r["term"] for r in run(conn, "ask_word_counts", words=sorted(unknown))}
+    if unknown:
+        # An inflection of a word the index has ("going": "go") is English spelt right, not a
+        # typo of a closer word ("giong").
+        stems = {w: stem(w) for w in unknown}
+        known = {r["term"] for r in run(conn, "ask_word_counts", words=sorted(set(stems.values())))}
+        unknown = {w for w in unknown if stems[w] not in known}
     if not unknown:
         return text, {}
     from rapidfuzz import fuzz, process

@@ -16,7 +16,7 @@ from functools import cache, cached_property
 from typing import Any
 
 from ingest.statements import Lexicon
-from ingest.text import CJK_RUN, fold, folded_words
+from ingest.text import CJK_RUN, fold, folded_words, stem
 
 from ... import datafiles
 from ...db import column, run
@@ -160,12 +160,14 @@ class Asked:
         part of letters is."""
         u = self.u
         parts = {w: re.findall(r"[^\W\d_]+", w) for w in u.words}
-        looked_up = sorted({p for ps in parts.values() for p in ps} | set(u.words))
-        known = {r["term"] for r in run(self.conn, "ask_word_counts", words=looked_up)}
+        stems = {w: stem(w) for w in u.words}
+        looked_up = {p for ps in parts.values() for p in ps} | set(u.words) | set(stems.values())
+        known = {r["term"] for r in run(self.conn, "ask_word_counts", words=sorted(looked_up))}
         unknown = [
             w
             for w in u.words
             if w not in known
+            and stems[w] not in known  # "going": the index has "go"
             and not (parts[w] and all(p in known for p in parts[w]))
             and not CJK_RUN.search(w)
             and not re.fullmatch(r"[\d.,]+", w)  # numbers and versions ("8.01")
