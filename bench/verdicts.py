@@ -6,8 +6,9 @@ happens, how many), an expected verdict, and whether the corpus can answer it at
 question counts as
 
   right      the composed answer's verdict is the expected one (yes/no/depends exactly; for the
-             other types one of the accepted phrases is in the verdict; a number or range for
-             how many), or the corpus cannot answer it and kb ask composed nothing;
+             other types one of the accepted phrases is in the verdict, or the yes or no the
+             expected outcome opens with; a number or range for how many), or the corpus
+             cannot answer it and kb ask composed nothing;
   wrong      a composed verdict that is not the expected one, or any composed answer to a
              question the corpus cannot answer;
   abstained  an answerable question kb ask composed no verdict for (it shows passages only).
@@ -48,6 +49,11 @@ def judge(q: dict[str, Any], answer: dict[str, Any] | None) -> str:
         if expected and _numbers(text)[: len(expected)] == expected:
             return "right"
     accept = [a.lower() for a in q.get("accept", [])] or [q["expect"].lower()]
+    # "do the materials go to the graveyard" answered "no": right when the expected outcome
+    # opens with that answer ("no, the materials are not sent ...").
+    opening = re.match(r"(yes|no)\b", q["expect"].lower())
+    if opening and text == opening.group(1):
+        return "right"
     return "right" if any(a in text for a in accept) else "wrong"
 
 

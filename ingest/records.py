@@ -453,7 +453,10 @@ class Fact:
     ``kind`` permission: ``subject`` (card:<id> or class:<id>) ``modality`` (can, cannot,
     must, only) ``action`` at ``moment`` (a timing node), optionally only in one ``chain``
     (first, later); quantity: ``unit`` (a concept) bounded by ``low``..``high``;
-    outcome: under ``condition``, ``outcome`` happens. ``concepts`` are the glossary terms,
+    outcome: under ``condition``, ``outcome`` happens; statement: one clause of a sentence,
+    ``outcome`` what it states with ``modality`` (can, cannot, must, needn't, only, or does /
+    does-not when it says what happens), said of ``subject``, under ``condition``, with the
+    exception words ``limits``. ``concepts`` are the glossary terms,
     moments, cards and classes the sentence (with its section) names, space-separated.
     """
 
@@ -476,6 +479,7 @@ class Fact:
     outcome: str
     quote: str
     lang: str
+    limits: str = ""  # statement: the exception words of its clause ("unless", "except")
 
 
 @dataclass(frozen=True)

@@ -177,6 +177,41 @@ class Lexicon:
                 break
         return start, end
 
+    @cached_property
+    def clause_joins(self) -> re.Pattern[str]:
+        words = [w for lang in LANGS for w in self.data["clauses"].get(f"after_comma_{lang}", [])]
+        return re.compile(rf",\s*(?:{_alternation(words).pattern})")
+
+    def clauses(self, sentence: str) -> list[str]:
+        """The clauses of a sentence, as written: split at a semicolon, a word that opens
+        another clause, or a comma followed by a joining word (", and", ", also")."""
+        folded = fold(sentence)
+        cuts = sorted(
+            {m.start() for m in self.clause_breaks.finditer(folded) if m.start() > 0}
+            | {m.start() for m in self.clause_joins.finditer(folded)}
+        )
+        bounds = [0, *cuts, len(sentence)]
+        pieces = [sentence[a:b].strip(" ,;；") for a, b in zip(bounds, bounds[1:], strict=False)]
+        return [p for p in pieces if p]
+
+    @cached_property
+    def negated_subjects(self) -> _Cues:
+        return _Cues(_words(self.data["negated_subjects"]), self.english)
+
+    def clause_modality(self, clause: str) -> str:
+        """The one modality a clause states, or "" when it states none or several; "can" said
+        of a negated subject ("no player can", "không ai được") is "cannot"."""
+        kinds = {k for _, _, k in self.modal_marks(clause)}
+        if len(kinds) != 1:
+            return ""
+        kind = kinds.pop()
+        marks = self.modal_marks(clause)
+        if kind == "can" and any(
+            m.start() < marks[0][0] for m in self.negated_subjects.finditer(clause)
+        ):
+            return "cannot"
+        return kind
+
     def actions(self, text: str) -> list[str]:
         """The actions a clause names, in lexicon order."""
         return [a for a, cues in self.actions_ if cues.search(text)]

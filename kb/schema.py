@@ -52,7 +52,7 @@ from .shapes import (
     table,
 )
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 
 
 def _first(ids: tuple[str, ...]) -> str | None:

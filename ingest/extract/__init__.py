@@ -78,6 +78,14 @@ def extract_knowledge(
     rule_ids = {r.id for d in documents for r in d.rules}
     card_facts = extract_card_facts({c.id for c in cards.cards}, rule_ids, games)
     glosses, gloss_warnings = extract_glosses(documents)
+    official = readings(documents, glossary, cards.aliases, names)
+    # Every rule in the other words it is read in: its curated gloss, its official-terms
+    # reading (a machine translation with the official names put back).
+    read_as: dict[str, list[tuple[str, str]]] = {}
+    for g in glosses:
+        read_as.setdefault(g.rule, []).append((g.lang, g.text))
+    for r in official:
+        read_as.setdefault(r.rule, []).append(("en", r.text))
     facts = extract_facts(
         documents,
         glossary,
@@ -88,7 +96,7 @@ def extract_knowledge(
         card_facts,
         rulings,
         steps,
-        glosses,
+        read_as,
     )
     return Knowledge(
         glosses=glosses,
@@ -107,5 +115,5 @@ def extract_knowledge(
         steps=steps,
         restrictions=extract_restrictions(documents, glossary, resolve),
         term_counts=count_terms(documents, counted or glossary),
-        readings=readings(documents, glossary, cards.aliases, names),
+        readings=official,
     )

@@ -23,7 +23,6 @@ from ..records import (
     CardAlias,
     DocumentResult,
     Fact,
-    Gloss,
     Rule,
     Ruling,
     RulingStep,
@@ -34,6 +33,7 @@ from ..sentences import split_sentences
 from ..statements import load_lexicon
 from ..text import fold
 from .cardfacts import CardFacts
+from .clauses import reading
 from .timing import timing_data
 
 # A concept named this many words after a number at most is what the number counts ("50
@@ -76,6 +76,7 @@ class _Context:
             "condition": "",
             "outcome": "",
             "quote": "",
+            "limits": "",
         }
         base.update(values)
         self.facts.append(
@@ -319,6 +320,21 @@ def _from_conditions(ctx: _Context, rule: Rule) -> None:
                     moment=ctx.rule_node.get(rule.id))  # fmt: skip
 
 
+def _from_clauses(ctx: _Context, rule: Rule) -> None:
+    """Every clause of the rule read as a statement (ingest/extract/clauses.py)."""
+    lexicon = load_lexicon()
+    for sentence in split_sentences(rule.text):
+        for clause in lexicon.clauses(sentence):
+            read = reading(lexicon, clause)
+            if read is None:
+                continue
+            found = concepts(ctx, clause, rule.lang, rule.game)
+            ctx.add(rule, kind="statement", source="clause", moment=ctx.rule_node.get(rule.id),
+                    action=" ".join(lexicon.actions(read["outcome"])),
+                    chain=lexicon.chain(clause), concepts=_ids(found), quote=sentence,
+                    **read)  # fmt: skip
+
+
 def extract_facts(
     documents: list[DocumentResult],
     glossary: Glossary,
@@ -329,11 +345,12 @@ def extract_facts(
     card_facts: CardFacts,
     rulings: list[Ruling],
     steps: list[RulingStep],
-    glosses: list[Gloss] | None = None,
+    read_as: dict[str, list[tuple[str, str]]] | None = None,
 ) -> list[Fact]:
-    """Every fact of the corpus (see the module docstring). A rule with a curated gloss is
-    read in the gloss's words too (the Vietnamese article's rulings in English): its facts
-    cite the rule and quote the gloss, in the gloss's language."""
+    """Every fact of the corpus (see the module docstring). A rule is read in the other
+    words ``read_as`` gives it too (rule id -> (language, text)): its curated gloss (the
+    Vietnamese article's rulings in English), its reading in official terms (004's machine
+    translation with the official names). Those facts cite the rule and quote that text."""
     card_names = {(fold(a.alias), a.card) for a in aliases if len(a.alias) >= 3}
     class_names = {(fold(n.text), n.cls) for n in card_facts.names}
     ctx = _Context(
@@ -345,14 +362,15 @@ def extract_facts(
     )
     rules = {r.id: r for d in documents for r in d.rules}
     _from_properties(ctx, properties, rules)
-    glossed = {g.rule: g for g in glosses or []}
+    other = read_as or {}
     for d in documents:
         paths = {s.id: s.path for s in d.sections}
         readings = [d.rules]
-        if any(r.id in glossed for r in d.rules):
+        depth = max((len(other.get(r.id, [])) for r in d.rules), default=0)
+        for i in range(depth):  # the rules read in their first other words, their second...
             readings.append([
-                replace(r, text=glossed[r.id].text, lang=glossed[r.id].lang)
-                for r in d.rules if r.id in glossed
+                replace(r, text=other[r.id][i][1], lang=other[r.id][i][0])
+                for r in d.rules if len(other.get(r.id, [])) > i
             ])  # fmt: skip
         for read in readings:
             _from_lists(ctx, read)
@@ -360,6 +378,7 @@ def extract_facts(
                 _from_card_sentences(ctx, rule)
                 _from_quantities(ctx, rule, f"{paths.get(rule.section, '')} {rule.title}")
                 _from_conditions(ctx, rule)
+                _from_clauses(ctx, rule)
     _from_examples(ctx, rulings, steps, rules)
     return ctx.facts
 

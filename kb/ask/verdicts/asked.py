@@ -159,6 +159,7 @@ class Asked:
         splits letters from digits ("dm5" is "dm" and "5"): a word is known when its every
         part of letters is."""
         u = self.u
+        expanded = {w for key in u.expansions for w in key.split()}  # "rearrange": its forms
         parts = {w: re.findall(r"[^\W\d_]+", w) for w in u.words}
         stems = {w: stem(w) for w in u.words}
         looked_up = {p for ps in parts.values() for p in ps} | set(u.words) | set(stems.values())
@@ -168,6 +169,7 @@ class Asked:
             for w in u.words
             if w not in known
             and stems[w] not in known  # "going": the index has "go"
+            and w not in expanded
             and not (parts[w] and all(p in known for p in parts[w]))
             and not CJK_RUN.search(w)
             and not re.fullmatch(r"[\d.,]+", w)  # numbers and versions ("8.01")

@@ -1,12 +1,16 @@
-"""Yes or no from one sentence of the best passage: "can a rested resonator block" is answered
-by the sentence "A rested J/resonator cannot block" when the passage kb ask ranks first holds
-it.
+"""Yes or no from one clause of the best passages: "can a rested resonator block" is answered
+by the clause "A rested J/resonator cannot block" when a passage kb ask ranks first holds it.
 
-A sentence answers when it holds every content word the question holds (by stem; a glossary
-term the question names may be held by its English name), states a modality (can, cannot,
-must) and nothing that limits it (a condition, an exception, an "only"). The question's own
-modality decides how the sentence's reads: "can X" is yes for "X can", no for "X cannot";
-"must X" is yes for "X must". Sentences of the top passages that disagree give no verdict.
+The build reads every clause of every rule (and of its gloss and official-terms reading) as a
+statement fact: a modality (can, cannot, must, needn't, only) or, for a clause that says what
+happens, does / does-not; the condition it holds; its exception words (ingest/extract/
+clauses.py). A clause answers when it holds most of the question's content words itself and
+the rest are said around it (its sentence, its passage, the passage's section and moment);
+when the question states its condition, if it has one; when it holds no exception; and when
+what it is said of is what the question names. The question's own modality decides how the
+clause reads: "can X" is yes for "X can", no for "X cannot"; "must X" is yes for "X must",
+no for "X need not"; "does X" is yes for "X happens", no for "X does not happen". Clauses of
+the top passages that disagree give no verdict.
 
 On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
 """
@@ -19,10 +23,10 @@ from functools import cache
 from typing import Any
 
 from ingest.sentences import split_sentences
-from ingest.text import fold, stem, words
+from ingest.text import CJK_RUN, fold, stem, words
 
 from ... import datafiles
-from ...db import run
+from ...db import first, run
 from ...vocabulary import load_vocabulary
 from ..question import Understood, stopwords
 from .asked import Asked, cue_words, lexicon
@@ -33,8 +37,8 @@ from .common import Verdict, because
 PASSAGES = 3
 MIN_COVERAGE = 0.7
 
-# (question modality, sentence modality) -> verdict; pairs not listed give none ("must X?"
-# is not answered by "X can").
+# (question modality, clause reading) -> verdict; pairs not listed give none ("must X?" is
+# not answered by "X can", nor "can X?" by "X happens").
 READINGS = {
     ("can", "can"): "yes",
     ("can", "cannot"): "no",
@@ -42,7 +46,19 @@ READINGS = {
     ("", "cannot"): "no",
     ("must", "must"): "yes",
     ("", "must"): "yes",
+    ("must", "needn't"): "no",
+    ("", "needn't"): "no",
+    ("", "does"): "yes",
+    ("", "does-not"): "no",
+    ("must", "does"): "yes",
+    ("must", "does-not"): "no",
 }
+# Of a clause that says what happens, this share of its own content words at least must be
+# the question's: "the player doesn't draw a card" answers "does the starting player draw",
+# not a longer sentence that merely holds those words.
+MIN_CLAUSE_SHARE = 0.5
+# Of a condition the clause holds, this share of its content words the question must state.
+MIN_CONDITION_SHARE = 0.6
 
 
 @cache
@@ -72,22 +88,44 @@ def _skipped(conn: sqlite3.Connection) -> set[str]:
     return skip | {fold(a) for aliases in load_vocabulary(conn).games.values() for a in aliases}
 
 
+def _alternatives(texts: list[str]) -> set[str]:
+    """A phrase's stems as one alternative ("a|b": every stem held) per way of writing it."""
+    out = set()
+    for text in texts:
+        stems = _stems(text.replace("-", " "))
+        if stems:
+            out.add("|".join(sorted(stems)))
+    return out
+
+
 def _required(conn: sqlite3.Connection, u: Understood) -> list[set[str]]:
-    """The question's content words a sentence must hold, each as the stems that may stand
-    for it: its own, or the English name of the glossary term it is part of."""
+    """What a sentence must hold of the question, each as the stems that may stand for it: a
+    glossary term as any of its renderings (004's machine-translated "round" for turn), an
+    everyday phrase as any of the forms it expands to ("rearrange": "change the order"), any
+    other content word as itself."""
     folded = fold(u.text)
     skip = _skipped(conn)
-    terms = [t for t in u.terms if "start" in t]
-    out = []
+    forms: dict[str, list[str]] = {}
+    for row in load_vocabulary(conn).terms:
+        if not CJK_RUN.search(row["text"]):
+            forms.setdefault(row["term"], []).append(row["text"])
+    spans: list[tuple[int, int, set[str]]] = []
+    for t in u.terms:
+        if "start" in t:
+            texts = [folded[t["start"] : t["end"]], t["term"], *forms.get(t["term"], [])]
+            spans.append((t["start"], t["end"], _alternatives(texts)))
+    for key, expanded in u.expansions.items():
+        at = folded.find(key)
+        if at >= 0 and not any(s <= at < e for s, e, _ in spans):
+            spans.append((at, at + len(key), _alternatives([key, *expanded])))
+    out = [alternatives for _, _, alternatives in spans if alternatives]
     for m in re.finditer(r"\w+", folded):
         word = u.corrections.get(m.group(), m.group())
+        if any(s <= m.start() < e for s, e, _ in spans):
+            continue
         if word in skip or re.fullmatch(r"[\d.,]+", word) or lexicon().modality(word):
             continue  # the question's modality is read on its own
-        alternatives = {stem(word)}
-        for t in terms:
-            if t["start"] <= m.start() < t["end"]:
-                alternatives |= {"|".join(sorted(_stems(t["term"].replace("-", " "))))}
-        out.append(alternatives)
+        out.append({stem(word)})
     return out
 
 
@@ -98,57 +136,103 @@ def _holds(sentence_stems: set[str], required: list[set[str]]) -> bool:
     return True
 
 
-def _reading(sentence: str, asked_stems: set[str], skip: set[str], modality: str) -> str:
-    """The verdict a sentence holding the question's words gives, or "": one modality, said
-    of a subject the question names in full (not "A J/resonator with [Swiftness]" for "a
-    resonator"), with nothing limiting it and no number bounding it ("up to four")."""
-    limits, _ = _limiting_words()
-    folded = fold(sentence)
-    marks = lexicon().modal_marks(sentence)
-    if len({k for _, _, k in marks}) != 1 or limits.search(folded):
+def _content(text: str, skip: set[str]) -> set[str]:
+    return {stem(w) for w in words(fold(text)) if w not in skip and len(w) > 1}
+
+
+def _condition_share(fact: dict[str, Any], asked_stems: set[str]) -> float:
+    """How much of the fact's condition the question states (1.0 without a condition)."""
+    condition = _content(fact["condition"], set(stopwords()))
+    return len(condition & asked_stems) / len(condition) if condition else 1.0
+
+
+def _reading(fact: dict[str, Any], asked_stems: set[str], skip: set[str], modality: str) -> str:
+    """The verdict a statement fact gives the question, or "" (see the module docstring)."""
+    if fact["limits"] or _condition_share(fact, asked_stems) < MIN_CONDITION_SHARE:
         return ""
-    if any(bound for bound, _, _ in lexicon().quantities(sentence)):
-        return ""
-    subject = [w for w in words(folded[: marks[0][0]]) if w not in skip and len(w) > 1]
-    if not {stem(w) for w in subject} <= asked_stems:
-        return ""
-    return READINGS.get((modality, marks[0][2]), "")
+    said = fact["modality"]
+    if said in ("does", "does-not"):
+        own = _content(fact["outcome"], skip)
+        if not own or len(own & asked_stems) < MIN_CLAUSE_SHARE * len(own):
+            return ""
+    else:
+        subject = [
+            w for w in words(fact["subject"])
+            if w not in skip and len(w) > 1 and not lexicon().negated_subjects.search(w)
+        ]  # fmt: skip
+        if not {stem(w) for w in subject} <= asked_stems:
+            return ""
+    if any(bound for bound, _, _ in lexicon().quantities(fact["outcome"])):
+        return ""  # a number bounds it ("up to four"): how many, not whether
+    return READINGS.get((modality, said), "")
+
+
+def _answering(clause: str, around: set[str], required: list[set[str]]) -> bool:
+    """The clause states what the question asks: it holds most of the question's words
+    itself (its predicate), and the rest are said around it (its sentence, its passage)."""
+    own = _stems(clause)
+    held = sum(1 for alternatives in required if _holds(own, [alternatives]))
+    return 2 * held >= len(required) and _holds(own | around, required)
 
 
 def _sentences(conn: sqlite3.Connection, passage: dict[str, Any]) -> list[str]:
-    """The passage's sentences, and those of its curated English gloss (a rule of the
-    Vietnamese article is read in the English a judge is shown beside it)."""
+    """The passage's sentences, those of its reading in official terms (004's machine
+    translation with the official names) and those of its curated English gloss (a rule of
+    the Vietnamese article is read in the English a judge is shown beside it)."""
     glosses = [g["text"] for g in run(conn, "rule_glosses", id=passage["id"])]
-    return [s for text in (passage["text"], *glosses) for s in split_sentences(text)]
+    texts = [passage["text"], passage.get("reading") or "", *glosses]
+    return [s for text in dict.fromkeys(t for t in texts if t) for s in split_sentences(text)]
+
+
+def _context(conn: sqlite3.Connection, passage: dict[str, Any]) -> list[str]:
+    """What a passage is said under: its title, its section path and the English names of
+    the moments it belongs to (a Vietnamese heading is "Bước Chiến đấu", Battle Step)."""
+    nodes = (passage.get("nodes") or "").split()
+    names = [row["en"] for n in nodes if (row := first(conn, "timing_node", id=n))]
+    return [passage.get("title") or "", passage.get("section_path") or "", *names]
 
 
 def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
-    """Yes or no, read from the sentence of the best passages that states the question."""
+    """Yes or no, read from the clause of the best passages that states the question."""
     _, negations = _limiting_words()
     if asked.unknown or asked.unresolved or negations.search(fold(u.text)):
         return None
     required = _required(conn, u)
     if len(required) < 2:
-        return None  # too little said to find the sentence that says it
+        return None  # too little said to find the clause that says it
     asked_stems = {a for alternatives in required for a in alternatives for a in a.split("|")}
     skip = _skipped(conn)
     top = [p for p in asked.passages[:PASSAGES] if p["features"]["coverage"] >= MIN_COVERAGE]
-    readings = [
-        (p, verdict, sentence)
-        for p in top
-        for sentence in _sentences(conn, p)
-        if _holds(_stems(sentence), required)
-        and (verdict := _reading(sentence, asked_stems, skip, asked.modality))
-    ]
-    if not readings or len({v for _, v, _ in readings}) != 1:
+    facts = run(conn, "verdict_rule_statements", ids=[p["id"] for p in top])
+    readings = []
+    for p in top:
+        mine = [f for f in facts if f["rule"] == p["id"]]
+        said = " ".join(dict.fromkeys(f["quote"] for f in mine))
+        around = _stems(" ".join([*_context(conn, p), said]))
+        answering = [
+            f for f in mine if _answering(f"{f['condition']} {f['outcome']}", around, required)
+        ]
+        # A clause whose condition the question states in part may be the exception the
+        # question is about: what the passage says without a condition is not safe then.
+        doubt = any(0 < _condition_share(f, asked_stems) < MIN_CONDITION_SHARE
+                    for f in answering if f["condition"])  # fmt: skip
+        for fact in answering:
+            if doubt and not fact["condition"]:
+                continue
+            verdict = _reading(fact, asked_stems, skip, asked.modality)
+            if verdict:
+                readings.append((fact, verdict))
+    # A clause under a condition the question states is the more specific rule ("However, if
+    # this is the first turn of the game, the player doesn't draw a card" over "Turn player
+    # draws a card"): where one answers, the clauses without a condition do not.
+    if any(f["condition"] for f, _ in readings):
+        readings = [(f, v) for f, v in readings if f["condition"]]
+    if not readings or len({v for _, v in readings}) != 1:
         return None
-    _, verdict, sentence = readings[0]
-    cited = [
-        because(conn, {"id": f"{p['id']}#sentence", "rule": p["id"], "quote": s})
-        for p, _, s in readings
-    ]
+    fact, verdict = readings[0]
+    cited = [because(conn, f) for f, _ in readings]
     opening = {"yes": "Yes", "no": "No"}[verdict]
-    return Verdict(verdict, f"{opening}: {sentence}", cited, kind="statement")
+    return Verdict(verdict, f"{opening}: {fact['quote']}", cited, kind="statement")
 
 
 __all__ = ["modal_sentence"]
