@@ -267,12 +267,41 @@ def _qualifier(sentence: str, at: int) -> str:
     return rest[: end.start() if end else len(rest)].strip()
 
 
+_PARENTHESES = re.compile(r"\([^()]*\)")
+
+
+def _clause_of(folded: str, at: int) -> tuple[int, int]:
+    """The clause of the sentence holding position ``at``: from the last semicolon or colon
+    before it to the next one."""
+    start = max(folded.rfind(";", 0, at), folded.rfind(":", 0, at)) + 1
+    ends = [i for i in (folded.find(";", at), folded.find(":", at)) if i >= 0]
+    return start, min(ends) if ends else len(folded)
+
+
+def _asides(folded: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in _PARENTHESES.finditer(folded)]
+
+
 def _about(sentence: str, found: list[tuple[int, int, str]], at: int) -> str:
-    """The concept a number is said of: the last one named before it in its clause ("the
-    quasi-limited card ... only 2 cards")."""
-    clause_start = max(sentence.rfind(";", 0, at), sentence.rfind(":", 0, at)) + 1
-    before = [c for s, _e, c in found if clause_start <= s < at]
+    """The concept a number is said of: the last one named before it in its clause, but a
+    term too general to tell counts apart and what a parenthesis adds ("the Semi-Limited
+    card is a card that can only put 2 cards": the Semi-Limited card; "each deck
+    (including the Side Deck) can only put 1 card": none)."""
+    start, _ = _clause_of(sentence, at)
+    generic = {f"term:{t}" for t in load_lexicon().data["quantities"]["generic_terms"]}
+    asides = _asides(sentence)
+    before = [
+        c for s, _e, c in found
+        if start <= s < at and c not in generic and not any(a <= s < b for a, b in asides)
+    ]  # fmt: skip
     return before[-1] if before else ""
+
+
+def _clause_text(sentence: str, at: int) -> str:
+    """A number's clause as written, without its parentheses: what a question's concepts
+    must be named in for the number to be about them."""
+    start, end = _clause_of(fold(sentence), at)
+    return _PARENTHESES.sub(" ", sentence[start:end]).strip()
 
 
 def _from_quantities(ctx: _Context, rule: Rule, section: str) -> None:
@@ -290,7 +319,7 @@ def _from_quantities(ctx: _Context, rule: Rule, section: str) -> None:
             unit = _counted(sentence, found, at)
             ctx.add(rule, kind="quantity", source="sentence", modality="range", low=low,
                     high=high, unit=unit, concepts=ids, condition=_qualifier(sentence, at),
-                    quote=sentence)  # fmt: skip
+                    outcome=_clause_text(sentence, at), quote=sentence)  # fmt: skip
             continue
         for bound, value, at in numbers:
             low = None if bound == "at_most" else value
@@ -298,6 +327,7 @@ def _from_quantities(ctx: _Context, rule: Rule, section: str) -> None:
             ctx.add(rule, kind="quantity", source="sentence", modality=bound or "states",
                     low=low, high=high, unit=_counted(sentence, found, at), concepts=ids,
                     subject=_about(fold(sentence), found, at),
+                    outcome=_clause_text(sentence, at),
                     condition=_qualifier(sentence, at), quote=sentence)  # fmt: skip
 
 

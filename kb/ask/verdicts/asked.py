@@ -43,18 +43,23 @@ def _around(folded: str, first: str, then: str) -> bool:
 
 
 def kind(text: str) -> str:
-    """The kind of verdict a question asks for, or "" when it asks for none."""
+    """The kind of verdict a question asks for, or "" when it asks for none. A clause opened
+    by a verb that asks ("is there a limit on how many ...", "does it activate when ...")
+    asks yes or no, whatever other cue words it holds."""
     folded = fold(text).strip()
     cues = query_data()["kinds"]
+    stripped = re.sub(r"\s*\([^)]*\)\s*$", "", folded).rstrip(" ?？!.。")
+    openers = {fold(w) for w in cues["yesno_openers"]}
+    # Any clause may ask: "TCG: during damage calculation, ...; can I chain Honest to it?"
+    clauses = [c.strip() for c in re.split(r"[,;:]", stripped) if c.strip()]
+    asking = {fold(w) for w in cues["asking_openers"]}
+    if any(c.split()[0] in asking for c in clauses):
+        return "yesno"
     if _has(folded, query_data()["quantity"]["cues"]):
         return "how_many"
     for name in ("when", "which_first", "what_happens"):
         if _has(folded, cues[name]):
             return name
-    stripped = re.sub(r"\s*\([^)]*\)\s*$", "", folded).rstrip(" ?？!.。")
-    openers = {fold(w) for w in cues["yesno_openers"]}
-    # Any clause may ask: "TCG: during damage calculation, ...; can I chain Honest to it?"
-    clauses = [c.strip() for c in re.split(r"[,;:]", stripped) if c.strip()]
     if (
         any(c.split()[0] in openers for c in clauses)
         or any(stripped.endswith(fold(e)) for e in cues["yesno_endings"])

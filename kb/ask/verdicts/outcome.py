@@ -10,11 +10,14 @@ On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules on
 
 from __future__ import annotations
 
+import re
 import sqlite3
+from functools import cache
 from typing import Any
 
 from ingest.text import fold, stem, words
 
+from ... import datafiles
 from ...db import run
 from ..question import Understood, stopwords
 from .asked import Asked
@@ -27,6 +30,19 @@ MIN_SHARE = 0.6
 def _stems(text: str) -> set[str]:
     stop = stopwords()
     return {stem(w) for w in words(fold(text)) if w not in stop and len(w) > 1}
+
+
+@cache
+def _referring() -> re.Pattern[str]:
+    words_ = datafiles.load("statements")["referring"]
+    body = "|".join(re.escape(w) for ws in words_.values() for w in ws)
+    return re.compile(rf"\s*(?<!\w)(?:{body})(?!\w)", re.IGNORECASE)
+
+
+def _plain(outcome: str) -> str:
+    """The outcome as a verdict on its own: without the words that tie it to the sentence
+    before ("You also win": "You win")."""
+    return _referring().sub("", outcome).strip() or outcome
 
 
 def what_happens(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
@@ -53,7 +69,7 @@ def what_happens(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdi
     fact = top[0]
     outcome = fact["outcome"].rstrip(" .")
     return Verdict(
-        outcome,
+        _plain(outcome),
         f"If {fact['condition']}: {outcome}.",
         [because(conn, f) for f in top],
         kind="outcome",

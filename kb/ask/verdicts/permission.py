@@ -16,9 +16,11 @@ import re
 import sqlite3
 from typing import Any
 
+from ingest.text import fold
+
 from ...db import column, run
 from ..question import Understood
-from .asked import Asked
+from .asked import Asked, lexicon
 from .common import Verdict, because, moment_name
 
 Fact = dict[str, Any]
@@ -165,16 +167,52 @@ def decide_within(m: _Moments, node: str, asked: Asked, asked_cards: set[str]) -
     return None
 
 
+def _spans(pattern_matches: list[tuple[int, int]], folded: str) -> list[tuple[int, int]]:
+    """From each match to the next comma (or the end): the clause it opens."""
+    out = []
+    for start, end in pattern_matches:
+        comma = folded.find(",", end)
+        out.append((start, comma if comma >= 0 else len(folded)))
+    return out
+
+
+def _named_subject(u: Understood, asked: Asked) -> dict[str, Any] | None:
+    """The card or class the question asks about, in its asking clause (the last one that
+    names an action: "..., I chain Rising Energy, can I?"): the last one named before the
+    action ("does the flip effect activate when ..."), else the first after it ("can I chain
+    a Counter Trap to ..."), never one named in a condition ("... when the attacked monster
+    is flipped")."""
+    folded = fold(u.text)
+    named = [{**c, "is": "card"} for c in u.cards] + [{**c, "is": "class"} for c in asked.classes]
+    conditions = _spans([(m.start(), m.end()) for m in lexicon().condition.finditer(folded)],
+                        folded)  # fmt: skip
+    named = sorted(
+        (n for n in named if not any(a <= n["start"] < b for a, b in conditions)),
+        key=lambda n: n["start"],
+    )
+    acts = sorted(m.start() for _, cues in lexicon().actions_ for m in cues.finditer(u.text))
+    if not named:
+        return None
+    if not acts:
+        return named[0]
+    # The asking clause: from the last clause break before the last action on.
+    breaks = [m.end() for m in re.finditer(r"[,;:]", folded[: acts[-1]])]
+    clause_start = breaks[-1] if breaks else 0
+    inside = [n for n in named if n["start"] >= clause_start] or named
+    at = next((a for a in acts if a >= clause_start), acts[0])
+    before = [n for n in inside if n["start"] < at]
+    return before[-1] if before else inside[0]
+
+
 def _subject(conn: sqlite3.Connection, u: Understood, asked: Asked) -> tuple[set[str], str, bool]:
     """(the cards asked about, how to name them, whether their card facts are known)."""
-    if u.cards:
-        card = u.cards[0]
-        known = bool(column(conn, "card_classes_of", card=card["id"]))
-        return {card["id"]}, card["name"], known
-    if asked.classes:
-        cls = asked.classes[0]
-        return set(column(conn, "class_member_cards", cls=cls["class"])), cls["text"], True
-    return set(), "", False
+    found = _named_subject(u, asked)
+    if found is None:
+        return set(), "", False
+    if found["is"] == "card":
+        known = bool(column(conn, "card_classes_of", card=found["id"]))
+        return {found["id"]}, found["name"], known
+    return set(column(conn, "class_member_cards", cls=found["class"])), found["text"], True
 
 
 def _nodes(conn: sqlite3.Connection, u: Understood, asked: Asked) -> list[str]:

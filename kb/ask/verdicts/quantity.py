@@ -20,6 +20,7 @@ from ...db import run
 from ..question import Understood, query_data, stopwords
 from .asked import Asked, lexicon
 from .common import Verdict, because
+from .named import Forms, stems
 
 Fact = dict[str, Any]
 # Concepts too general to tell two counts apart when they are all a question names.
@@ -123,13 +124,17 @@ def _qualified(fact: Fact, u: Understood) -> bool:
     return said - measure <= asked
 
 
-def _fits(facts: list[Fact], u: Understood, wanted: set[str], counted: set[str]) -> list[Fact]:
-    """The facts that count what the question counts, name everything else it names and
-    hold its other words, at the moment it names (if any)."""
+def _fits(
+    facts: list[Fact], u: Understood, wanted: set[str], counted: set[str], forms: Forms
+) -> list[Fact]:
+    """The facts that count what the question counts, are said of everything else it names
+    and hold its other words, at the moment it names (if any)."""
     nodes = {t["node"] for t in u.timing}
     words_ = _asked_words(u)
     out = []
     for f in facts:
+        if not _about_wanted(f, wanted - counted, forms, stems(f["context"])):
+            continue
         if f["unit"] not in counted or not _qualified(f, u):
             continue
         if words_ and not words_ <= {stem(w) for w in words(fold(f"{f['quote']} {f['context']}"))}:
@@ -149,7 +154,7 @@ def how_many(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict |
     counted = _counted(u, found)
     if not game or not counted or asked.unknown:
         return None
-    facts = _fits(run(conn, "verdict_quantities", game=game), u, wanted, counted)
+    facts = _fits(run(conn, "verdict_quantities", game=game), u, wanted, counted, Forms(conn))
     versions = re.findall(r"\d+\.\d+", u.text)
     if versions:
         facts = [f for f in facts if f["version"] in versions]
@@ -193,6 +198,14 @@ def _counts(fact: Fact, counted: set[str]) -> bool:
     return False
 
 
+def _about_wanted(fact: Fact, wanted: set[str], forms: Forms, context: set[str]) -> bool:
+    """The number is said of what the question names: each concept the question names
+    (but what it counts) is what the number is said of, or is named in the number's own
+    clause (not in a parenthesis, not in another clause) or in the passage's section."""
+    held = stems(fact["outcome"] or fact["quote"]) | context
+    return all(fact["subject"] == c or forms.named(c, held) for c in wanted)
+
+
 def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """The number of the best passages for the question: the passages kb ask ranks first hold
     the rule. The first of them with a number counting what the question counts (its only
@@ -206,10 +219,16 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
     if versions:
         facts = [f for f in facts if f["version"] in versions]
     facts = _newest(facts)
-    counted = _counted(u, _concepts(u, asked))
+    found = _concepts(u, asked)
+    counted = _counted(u, found)
+    wanted = {c for _, c in found} - _GENERIC - counted
+    forms = Forms(conn)
+    context = {p["id"]: stems(" ".join([p.get("title") or "", p.get("section_path") or ""]))
+               for p in top}  # fmt: skip
     by_rule: dict[str, list[Fact]] = {}
     for f in facts:
-        if (not counted or _counts(f, counted)) and _qualified(f, u):
+        fits = (not counted or _counts(f, counted)) and _qualified(f, u)
+        if fits and _about_wanted(f, wanted, forms, context[f["rule"]]):
             by_rule.setdefault(f["rule"], []).append(f)
     ranked = [by_rule[p["id"]] for p in top if p["id"] in by_rule]
     if not ranked:
