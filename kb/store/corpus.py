@@ -92,6 +92,10 @@ def _document_row(d: DocumentResult, ord_: int, newest: dict[str, str]) -> dict[
 def write_rules(db: sqlite_utils.Database, result: PipelineResult) -> None:
     """Rules, numbered by ``seq`` across the corpus, each with its row in rules_fts."""
     readings = {r.rule: r.text for r in result.knowledge.readings}
+    # A curated gloss is searched too: an English question finds the Vietnamese ruling it
+    # glosses.
+    for g in result.knowledge.glosses:
+        readings[g.rule] = f"{readings.get(g.rule, '')} {g.text}".strip()
     seq = 1
     for d in result.documents:
         paths = {s.id: s.path for s in d.sections}
@@ -106,7 +110,8 @@ def write_rules(db: sqlite_utils.Database, result: PipelineResult) -> None:
 
 
 def _fts_row(rule: Rule, section_path: str, reading: str = "") -> tuple[str, str, str]:
-    """(title, body, folded) of a rule; the folded column also holds its official-terms reading."""
+    """(title, body, folded) of a rule; the folded column also holds its other readings (its
+    official-terms reading, its curated gloss)."""
     title = " ".join(p for p in (rule.number, section_path, rule.label, rule.title) if p)
     body = index_form(rule.text)
     return index_form(title), body, fold(index_form(title) + " " + body + " " + index_form(reading))
