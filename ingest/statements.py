@@ -117,9 +117,11 @@ class Lexicon:
     @cached_property
     def number(self) -> re.Pattern[str]:
         """A number: not a rule number or a decimal ("709.1", "(see 1.3.2a)"), nor a list
-        item's number opening the text ("3 Note that...")."""
+        item's number opening the text ("3 Note that..."), nor an ordinal ("2nd"); digits
+        may run into a unit ("8000LP")."""
         words = "|".join(re.escape(w) for w in sorted(self.number_words, key=len, reverse=True))
-        return re.compile(rf"(?<![\w.,])(?<!^)(?:{_DIGITS}|{words})(?![\w])(?![.,:]\d)")
+        digits = rf"(?:{_DIGITS})(?!\d)(?!(?:st|nd|rd|th)\b)"
+        return re.compile(rf"(?<![\w.,])(?<!^)(?:{digits}|(?:{words})(?!\w))(?![.,:]\d)")
 
     @cached_property
     def bounds(self) -> list[tuple[str, re.Pattern[str]]]:

@@ -268,6 +268,8 @@ def _qualifier(sentence: str, at: int) -> str:
 
 
 _PARENTHESES = re.compile(r"\([^()]*\)")
+# Digits run into the word after them ("8000LP"), but an ordinal ("2nd").
+_UNIT_RUN = re.compile(r"(?<=\d)(?=[^\W\d_])(?!(?:st|nd|rd|th)\b)")
 
 
 def _clause_of(folded: str, at: int) -> tuple[int, int]:
@@ -291,8 +293,8 @@ def _about(sentence: str, found: list[tuple[int, int, str]], at: int) -> str:
     generic = {f"term:{t}" for t in load_lexicon().data["quantities"]["generic_terms"]}
     asides = _asides(sentence)
     before = [
-        c for s, _e, c in found
-        if start <= s < at and c not in generic and not any(a <= s < b for a, b in asides)
+        c for s, e, c in found
+        if start <= s and e < at and c not in generic and not any(a <= s < b for a, b in asides)
     ]  # fmt: skip
     return before[-1] if before else ""
 
@@ -306,7 +308,9 @@ def _clause_text(sentence: str, at: int) -> str:
 
 def _from_quantities(ctx: _Context, rule: Rule, section: str) -> None:
     context = concepts(ctx, section, rule.lang, rule.game)
-    for sentence in split_sentences(rule.text):
+    for written in split_sentences(rule.text):
+        # A number run into its unit ("8000LP") is read as the number and the unit.
+        sentence = _UNIT_RUN.sub(" ", written)
         numbers = load_lexicon().quantities(sentence)
         if not numbers:
             continue

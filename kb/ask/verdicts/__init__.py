@@ -16,6 +16,7 @@ import sqlite3
 from typing import Any
 
 from ..question import Understood
+from . import card_data
 from .asked import Asked
 from .common import Verdict
 from .order import priority
@@ -26,11 +27,11 @@ from .restriction import copies, status
 from .statement import modal_sentence
 
 RESOLVERS = {
-    "yesno": [status, yes_no, modal_sentence],
+    "yesno": [status, card_data.has, yes_no, modal_sentence],
     "when": [when],
     "which_first": [priority],
     "what_happens": [what_happens],
-    "how_many": [copies, how_many, in_passages],
+    "how_many": [card_data.value, copies, how_many, in_passages],
 }
 
 
@@ -42,6 +43,8 @@ def decide(
     question best may decide it."""
     asked = Asked(conn, u)
     asked.passages = passages or []
+    if not asked.kind and u.cards and any(f in card_data.NUMERIC for f in u.facts):
+        asked.kind = "how_many"  # "Breaker the Magical Warrior ATK?" asks for a number
     resolvers = RESOLVERS.get(asked.kind, [])
     if resolvers and asked.unknown:
         # A word no rule holds ("digimon", an unread Chinese word): whatever the facts say of

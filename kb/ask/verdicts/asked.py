@@ -42,6 +42,13 @@ def _around(folded: str, first: str, then: str) -> bool:
     return re.search(pattern, folded) is not None
 
 
+def _ends_with(text: str, ending: str) -> bool:
+    """The text ends with the ending as a whole word ("atk" does not end with "k")."""
+    if CJK_RUN.search(ending):
+        return text.endswith(ending)
+    return re.search(rf"(?<!\w){re.escape(ending)}$", text) is not None
+
+
 def kind(text: str) -> str:
     """The kind of verdict a question asks for, or "" when it asks for none. A clause opened
     by a verb that asks ("is there a limit on how many ...", "does it activate when ...")
@@ -62,7 +69,7 @@ def kind(text: str) -> str:
             return name
     if (
         any(c.split()[0] in openers for c in clauses)
-        or any(stripped.endswith(fold(e)) for e in cues["yesno_endings"])
+        or any(_ends_with(stripped, fold(e)) for e in cues["yesno_endings"])
         or _has(folded, cues["yesno_anywhere"])
         or any(
             re.search(
@@ -72,6 +79,9 @@ def kind(text: str) -> str:
         )
     ):
         return "yesno"
+    # A measure named with no action asks for its value ("starting life points in yugioh").
+    if _has(folded, query_data()["quantity"]["measures"]) and not lexicon().actions(text):
+        return "how_many"
     return ""
 
 

@@ -17,12 +17,13 @@ from typing import Any
 from ingest.text import CJK_RUN, fold, stem, version_key, words
 
 from ...db import run
-from ..question import Understood, query_data, stopwords
+from ..question import Understood, cue_pattern, query_data, stopwords
 from .asked import Asked, lexicon
 from .common import Verdict, because
 from .named import Forms, stems
 
 Fact = dict[str, Any]
+_PARENTHESES = re.compile(r"\([^()]*\)")
 # Concepts too general to tell two counts apart when they are all a question names.
 _GENERIC = {"term:card", "term:player", "term:turn", "term:game", "term:field"}
 
@@ -49,6 +50,12 @@ def _counted(u: Understood, found: list[tuple[int, str]]) -> set[str]:
             rf"(?<!\w){re.escape(word)}(?!\w)", folded)  # fmt: skip
         if hit:
             units |= {f"term:{unit}", f"word:{stem(word)}"} if unit else {f"word:{stem(word)}"}
+    measures = cue_pattern(tuple(data["measures"]))
+    for start, concept in found:  # "spell speed", "life points": the measure's own term
+        if concept.startswith("term:") and measures.search(folded, start, start + 40):
+            end = next((t["end"] for t in u.terms if t.get("start") == start), start)
+            if measures.search(folded[start:end]):
+                units.add(concept)
     cues = [m for c in data["cues"] if (m := re.search(re.escape(fold(c)), folded))]
     if cues:
         cue = min(cues, key=lambda m: m.start())
@@ -186,7 +193,7 @@ PASSAGES = 3
 def _counts(fact: Fact, counted: set[str]) -> bool:
     """The fact counts what the question counts: in the same unit, or in a general one the
     fact qualifies by it ("4 cards that are heal triggers" counts heal triggers)."""
-    if fact["unit"] in counted:
+    if fact["unit"] in counted or fact["subject"] in counted:  # "Spell Speed 3": said of it
         return True
     if fact["unit"] not in _GENERIC:
         return False
@@ -225,11 +232,22 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
     forms = Forms(conn)
     context = {p["id"]: stems(" ".join([p.get("title") or "", p.get("section_path") or ""]))
                for p in top}  # fmt: skip
-    by_rule: dict[str, list[Fact]] = {}
+    fitting: dict[str, list[Fact]] = {}
     for f in facts:
-        fits = (not counted or _counts(f, counted)) and _qualified(f, u)
-        if fits and _about_wanted(f, wanted, forms, context[f["rule"]]):
-            by_rule.setdefault(f["rule"], []).append(f)
+        if (not counted or _counts(f, counted)) and _qualified(f, u):
+            fitting.setdefault(f["rule"], []).append(f)
+    by_rule: dict[str, list[Fact]] = {}
+    for p in top:
+        mine = fitting.get(p["id"], [])
+        around = context[p["id"]]
+        if counted and len({f["low"] for f in mine} | {f["high"] for f in mine}) == 1:
+            # The rule's one number counting what is asked: it is said of what its whole
+            # text names (but its parentheses).
+            text = " ".join([p["text"], p.get("reading") or ""])
+            around = around | stems(_PARENTHESES.sub(" ", text))
+        kept = [f for f in mine if _about_wanted(f, wanted, forms, around)]
+        if kept:
+            by_rule[p["id"]] = kept
     ranked = [by_rule[p["id"]] for p in top if p["id"] in by_rule]
     if not ranked:
         return None
