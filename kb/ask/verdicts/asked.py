@@ -111,7 +111,8 @@ def _unread_cjk(u: Understood, folded: str, games: dict[str, list[str]]) -> list
             chars[found["start"] : found["end"]] = [" "] * (found["end"] - found["start"])
     rest = "".join(chars)
     data = query_data()
-    cues = [*data["quantity"]["cues"], *sum(data["stopwords"].values(), [])]
+    cues = [*data["quantity"]["cues"], *data["quantity"]["counts"], *data["quantity"]["measures"]]
+    cues += sum(data["stopwords"].values(), [])
     cues += [*data["kinds"]["yesno_anywhere"], *data["kinds"]["yesno_endings"], *data["expand"]]
     lexicon_data = datafiles.load("statements")
     cues += [w for entry in [*lexicon_data["modality"], *lexicon_data["actions"]]

@@ -17,7 +17,9 @@ from typing import Any
 from ingest.text import CJK_RUN, fold, stem, version_key, words
 
 from ...db import run
+from ...vocabulary import load_vocabulary
 from ..question import Understood, cue_pattern, query_data, stopwords
+from . import statement
 from .asked import Asked, lexicon
 from .common import Verdict, because
 from .named import Forms, stems
@@ -29,8 +31,12 @@ _GENERIC = {"term:card", "term:player", "term:turn", "term:game", "term:field"}
 
 
 def _concepts(u: Understood, asked: Asked) -> list[tuple[int, str]]:
-    """(position, concept) of what the question names."""
-    found = [(t.get("start", 10**6), f"term:{t['term']}") for t in u.terms]
+    """(position, concept) of what the question names; a term typed with the words that
+    name the game is the game ("先导者", Vanguard)."""
+    games = {a for aliases in load_vocabulary(asked.conn).games.values() for a in aliases}
+    folded = fold(u.text)
+    terms = [t for t in u.terms if "start" not in t or folded[t["start"] : t["end"]] not in games]
+    found = [(t.get("start", 10**6), f"term:{t['term']}") for t in terms]
     found += [(c["start"], f"card:{c['id']}") for c in u.cards]
     found += [(c["start"], f"class:{c['class']}") for c in asked.classes]
     return sorted(found)
@@ -119,8 +125,13 @@ def _asked_words(u: Understood) -> set[str]:
     return {stem(w) for w in u.words if w not in cue_words and not w.isdigit()}
 
 
+# Of what qualifies a fact's count ("cards with the sentinel ability"), this share of the
+# words at least must be the question's.
+MIN_QUALIFIER_SHARE = 0.5
+
+
 def _qualified(fact: Fact, u: Understood) -> bool:
-    """The question states whatever qualifies the fact's count ("with the same name")."""
+    """The question states what qualifies the fact's count ("with the same name")."""
     asked = {stem(w) for w in words(fold(u.text))}
     said = {stem(w) for w in words(fact["condition"]) if w not in stopwords() and not w.isdigit()}
     data = query_data()["quantity"]
@@ -128,7 +139,8 @@ def _qualified(fact: Fact, u: Understood) -> bool:
     # The words of what is counted itself ("cards", "trigger units").
     unit = fact["unit"].partition(":")[2]
     measure |= {stem(w) for w in re.split(r"[-\s]+", unit) if w}
-    return said - measure <= asked
+    rest = said - measure
+    return len(rest & asked) >= MIN_QUALIFIER_SHARE * len(rest)
 
 
 def _fits(
@@ -186,7 +198,8 @@ def how_many(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict |
 
 # The passage a number is read from must cover this share of the question (kb ask's
 # coverage feature), and rank first among the passages holding a number.
-MIN_COVERAGE = 0.7
+MIN_COVERAGE = 0.5
+MIN_REQUIRED_FOR_SLACK = 4
 PASSAGES = 3
 
 
@@ -213,14 +226,29 @@ def _about_wanted(fact: Fact, wanted: set[str], forms: Forms, context: set[str])
     return all(fact["subject"] == c or forms.named(c, held) for c in wanted)
 
 
+def _says_all(conn: sqlite3.Connection, passage: dict[str, Any], required: list[set[str]]) -> bool:
+    """The passage holds every content word of the question, in one of its ways of writing
+    (a passage about the Flash Deck does not answer "cards in the starting hand")."""
+    said = stems(" ".join([*statement.context(conn, passage), *statement.sentences(conn, passage)]))
+    missing = [r for r in required if not statement.holds(said, [r])]
+    # One word of four or more may be the question's own ("how many can be made").
+    return not missing or (len(missing) == 1 and len(required) >= MIN_REQUIRED_FOR_SLACK)
+
+
 def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """The number of the best passages for the question: the passages kb ask ranks first hold
     the rule. The first of them with a number counting what the question counts (its only
     number when the question counts nothing named) answers, when it has one value and every
     other top passage counting the same agrees."""
-    if asked.unknown:
-        return None
-    top = [p for p in asked.passages[:PASSAGES] if p["features"]["coverage"] >= MIN_COVERAGE]
+    game = u.game or u.game_hint or ""
+    if asked.unknown or not game:
+        return None  # a question of no known game ("speed duel") is not any game's
+    required = statement.required_words(asked.conn, u)
+    top = [
+        p for p in asked.passages[:PASSAGES]
+        if p["features"]["coverage"] >= MIN_COVERAGE and p["game"] == game
+        and _says_all(asked.conn, p, required)
+    ]  # fmt: skip
     facts = run(conn, "verdict_rule_quantities", ids=[p["id"] for p in top])
     versions = re.findall(r"\d+\.\d+", u.text)
     if versions:

@@ -98,7 +98,7 @@ def _alternatives(texts: list[str]) -> set[str]:
     return out
 
 
-def _required(conn: sqlite3.Connection, u: Understood) -> list[set[str]]:
+def required_words(conn: sqlite3.Connection, u: Understood) -> list[set[str]]:
     """What a sentence must hold of the question, each as the stems that may stand for it: a
     glossary term as any of its renderings (004's machine-translated "round" for turn), an
     everyday phrase as any of the forms it expands to ("rearrange": "change the order"), any
@@ -116,6 +116,8 @@ def _required(conn: sqlite3.Connection, u: Understood) -> list[set[str]]:
             spans.append((t["start"], t["end"], _alternatives(texts)))
     for key, expanded in u.expansions.items():
         at = folded.find(key)
+        if all(w in skip for w in key.split()):
+            continue  # "how many": a cue of what is asked, not a word of the subject
         if at >= 0 and not any(s <= at < e for s, e, _ in spans):
             spans.append((at, at + len(key), _alternatives([key, *expanded])))
     out = [alternatives for _, _, alternatives in spans if alternatives]
@@ -129,7 +131,7 @@ def _required(conn: sqlite3.Connection, u: Understood) -> list[set[str]]:
     return out
 
 
-def _holds(sentence_stems: set[str], required: list[set[str]]) -> bool:
+def holds(sentence_stems: set[str], required: list[set[str]]) -> bool:
     for alternatives in required:
         if not any(set(a.split("|")) <= sentence_stems for a in alternatives):
             return False
@@ -171,11 +173,11 @@ def _answering(clause: str, around: set[str], required: list[set[str]]) -> bool:
     """The clause states what the question asks: it holds most of the question's words
     itself (its predicate), and the rest are said around it (its sentence, its passage)."""
     own = _stems(clause)
-    held = sum(1 for alternatives in required if _holds(own, [alternatives]))
-    return 2 * held >= len(required) and _holds(own | around, required)
+    held = sum(1 for alternatives in required if holds(own, [alternatives]))
+    return 2 * held >= len(required) and holds(own | around, required)
 
 
-def _sentences(conn: sqlite3.Connection, passage: dict[str, Any]) -> list[str]:
+def sentences(conn: sqlite3.Connection, passage: dict[str, Any]) -> list[str]:
     """The passage's sentences, those of its reading in official terms (004's machine
     translation with the official names) and those of its curated English gloss (a rule of
     the Vietnamese article is read in the English a judge is shown beside it)."""
@@ -184,7 +186,7 @@ def _sentences(conn: sqlite3.Connection, passage: dict[str, Any]) -> list[str]:
     return [s for text in dict.fromkeys(t for t in texts if t) for s in split_sentences(text)]
 
 
-def _context(conn: sqlite3.Connection, passage: dict[str, Any]) -> list[str]:
+def context(conn: sqlite3.Connection, passage: dict[str, Any]) -> list[str]:
     """What a passage is said under: its title, its section path and the English names of
     the moments it belongs to (a Vietnamese heading is "Bước Chiến đấu", Battle Step)."""
     nodes = (passage.get("nodes") or "").split()
@@ -197,7 +199,7 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
     _, negations = _limiting_words()
     if asked.unknown or asked.unresolved or negations.search(fold(u.text)):
         return None
-    required = _required(conn, u)
+    required = required_words(conn, u)
     if len(required) < 2:
         return None  # too little said to find the clause that says it
     asked_stems = {a for alternatives in required for a in alternatives for a in a.split("|")}
@@ -208,7 +210,7 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
     for p in top:
         mine = [f for f in facts if f["rule"] == p["id"]]
         said = " ".join(dict.fromkeys(f["quote"] for f in mine))
-        around = _stems(" ".join([*_context(conn, p), said]))
+        around = _stems(" ".join([*context(conn, p), said]))
         answering = [
             f for f in mine if _answering(f"{f['condition']} {f['outcome']}", around, required)
         ]
@@ -235,4 +237,4 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
     return Verdict(verdict, f"{opening}: {fact['quote']}", cited, kind="statement")
 
 
-__all__ = ["modal_sentence"]
+__all__ = ["context", "holds", "modal_sentence", "required_words", "sentences"]
