@@ -214,6 +214,21 @@ class Lexicon:
             return "cannot"
         return kind
 
+    @cached_property
+    def times(self) -> _Cues:
+        return _Cues(_words(self.data["times"]), self.english)
+
+    def time_phrase(self, clause: str) -> str:
+        """The phrase of a clause saying when ("at the beginning of the game"), as written,
+        up to the next comma or the clause's end; "" when it has none."""
+        found = self.times.finditer(clause)
+        if not found:
+            return ""
+        start = found[0].start()
+        rest = clause[start:]
+        end = re.search(r"[,;.()]", rest)
+        return rest[: end.start() if end else len(rest)].strip()
+
     def actions(self, text: str) -> list[str]:
         """The actions a clause names, in lexicon order."""
         return [a for a, cues in self.actions_ if cues.search(text)]

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..question import Understood
 from . import card_data
+from . import when as when_passages
 from .asked import Asked
 from .common import Verdict
 from .order import priority
@@ -28,7 +29,7 @@ from .statement import modal_sentence
 
 RESOLVERS = {
     "yesno": [status, card_data.has, yes_no, modal_sentence],
-    "when": [when],
+    "when": [when, when_passages.in_passages],
     "which_first": [priority],
     "what_happens": [what_happens],
     "how_many": [card_data.value, copies, how_many, in_passages],

@@ -19,7 +19,7 @@ from ingest.text import CJK_RUN, fold, stem, version_key, words
 from ...db import run
 from ...vocabulary import load_vocabulary
 from ..question import Understood, cue_pattern, query_data, stopwords
-from . import statement
+from . import passages
 from .asked import Asked, lexicon
 from .common import Verdict, because
 from .named import Forms, stems
@@ -196,13 +196,6 @@ def how_many(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict |
     )
 
 
-# The passage a number is read from must cover this share of the question (kb ask's
-# coverage feature), and rank first among the passages holding a number.
-MIN_COVERAGE = 0.5
-MIN_REQUIRED_FOR_SLACK = 4
-PASSAGES = 3
-
-
 def _counts(fact: Fact, counted: set[str]) -> bool:
     """The fact counts what the question counts: in the same unit, or in a general one the
     fact qualifies by it ("4 cards that are heal triggers" counts heal triggers)."""
@@ -226,29 +219,14 @@ def _about_wanted(fact: Fact, wanted: set[str], forms: Forms, context: set[str])
     return all(fact["subject"] == c or forms.named(c, held) for c in wanted)
 
 
-def _says_all(conn: sqlite3.Connection, passage: dict[str, Any], required: list[set[str]]) -> bool:
-    """The passage holds every content word of the question, in one of its ways of writing
-    (a passage about the Flash Deck does not answer "cards in the starting hand")."""
-    said = stems(" ".join([*statement.context(conn, passage), *statement.sentences(conn, passage)]))
-    missing = [r for r in required if not statement.holds(said, [r])]
-    # One word of four or more may be the question's own ("how many can be made").
-    return not missing or (len(missing) == 1 and len(required) >= MIN_REQUIRED_FOR_SLACK)
-
-
 def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """The number of the best passages for the question: the passages kb ask ranks first hold
     the rule. The first of them with a number counting what the question counts (its only
     number when the question counts nothing named) answers, when it has one value and every
     other top passage counting the same agrees."""
-    game = u.game or u.game_hint or ""
-    if asked.unknown or not game:
-        return None  # a question of no known game ("speed duel") is not any game's
-    required = statement.required_words(asked.conn, u)
-    top = [
-        p for p in asked.passages[:PASSAGES]
-        if p["features"]["coverage"] >= MIN_COVERAGE and p["game"] == game
-        and _says_all(asked.conn, p, required)
-    ]  # fmt: skip
+    top = passages.best(u, asked)
+    if not top:
+        return None
     facts = run(conn, "verdict_rule_quantities", ids=[p["id"] for p in top])
     versions = re.findall(r"\d+\.\d+", u.text)
     if versions:

@@ -169,7 +169,7 @@ def _reading(fact: dict[str, Any], asked_stems: set[str], skip: set[str], modali
     return READINGS.get((modality, said), "")
 
 
-def _answering(clause: str, around: set[str], required: list[set[str]]) -> bool:
+def answering(clause: str, around: set[str], required: list[set[str]]) -> bool:
     """The clause states what the question asks: it holds most of the question's words
     itself (its predicate), and the rest are said around it (its sentence, its passage)."""
     own = _stems(clause)
@@ -211,14 +211,14 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
         mine = [f for f in facts if f["rule"] == p["id"]]
         said = " ".join(dict.fromkeys(f["quote"] for f in mine))
         around = _stems(" ".join([*context(conn, p), said]))
-        answering = [
-            f for f in mine if _answering(f"{f['condition']} {f['outcome']}", around, required)
+        stating = [
+            f for f in mine if answering(f"{f['condition']} {f['outcome']}", around, required)
         ]
         # A clause whose condition the question states in part may be the exception the
         # question is about: what the passage says without a condition is not safe then.
         doubt = any(0 < _condition_share(f, asked_stems) < MIN_CONDITION_SHARE
-                    for f in answering if f["condition"])  # fmt: skip
-        for fact in answering:
+                    for f in stating if f["condition"])  # fmt: skip
+        for fact in stating:
             if doubt and not fact["condition"]:
                 continue
             verdict = _reading(fact, asked_stems, skip, asked.modality)
@@ -237,4 +237,4 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
     return Verdict(verdict, f"{opening}: {fact['quote']}", cited, kind="statement")
 
 
-__all__ = ["context", "holds", "modal_sentence", "required_words", "sentences"]
+__all__ = ["answering", "context", "holds", "modal_sentence", "required_words", "sentences"]

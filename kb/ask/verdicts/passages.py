@@ -1,0 +1,45 @@
+"""The passages a verdict may be read from: the first ones kb ask ranks for the question, of
+the question's game, covering enough of it, and saying every content word of it (in one of
+its ways of writing) but perhaps one of four or more.
+
+On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from ..question import Understood
+from . import statement
+from .asked import Asked
+from .named import stems
+
+# How many of the ranked passages a verdict may be read from, and the share of the question
+# each must cover at least (kb ask's coverage feature).
+PASSAGES = 3
+MIN_COVERAGE = 0.5
+# With this many content words or more, one may be the question's own ("can be made").
+MIN_REQUIRED_FOR_SLACK = 4
+
+
+def says_all(conn: sqlite3.Connection, passage: dict[str, Any], required: list[set[str]]) -> bool:
+    """The passage holds every content word of the question, in one of its ways of writing
+    (a passage about the Flash Deck does not answer "cards in the starting hand")."""
+    said = stems(" ".join([*statement.context(conn, passage), *statement.sentences(conn, passage)]))
+    missing = [r for r in required if not statement.holds(said, [r])]
+    return not missing or (len(missing) == 1 and len(required) >= MIN_REQUIRED_FOR_SLACK)
+
+
+def best(u: Understood, asked: Asked) -> list[dict[str, Any]]:
+    """The passages a verdict may be read from (see the module docstring); none for a
+    question of no known game ("speed duel starting LP": no game's rules answer it)."""
+    game = u.game or u.game_hint or ""
+    if asked.unknown or not game:
+        return []
+    required = statement.required_words(asked.conn, u)
+    return [
+        p for p in asked.passages[:PASSAGES]
+        if p["features"]["coverage"] >= MIN_COVERAGE and p["game"] == game
+        and says_all(asked.conn, p, required)
+    ]  # fmt: skip

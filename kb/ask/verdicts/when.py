@@ -1,0 +1,111 @@
+"""When, read from the best passages: the moment of the passage whose clause states what the
+question asks ("when is a monster destroyed by battle sent to the Graveyard": the rule of
+the End of the Damage Step that says so), or the phrase of that clause saying when ("G Zone,
+is where you put your G deck at the beginning of the game").
+
+A passage answers when its clause holds most of the question's words itself, the rest are
+said around it, and it says the thing happens (not that it cannot); a question about a card
+is answered only by a passage naming the card. The first two passages that answer must
+agree on the moment (by its name before any detail: "After damage calculation").
+
+On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from typing import Any
+
+from ...db import first, run
+from ..question import Understood
+from . import passages, statement
+from .asked import Asked, lexicon
+from .common import Verdict, because, moment_name
+from .named import stems
+
+# What a clause may say of the thing asked for it to tell when the thing happens.
+_HAPPENS = ("can", "must", "does", "only")
+# A phrase saying when is at most this many words ("at the beginning of the game").
+_TIME_WORDS = 6
+
+
+def _time_of(clause: str) -> str:
+    """The phrase of a clause saying when, cut before any verb of the clause."""
+    phrase = lexicon().time_phrase(clause)
+    words = phrase.split()[:_TIME_WORDS]
+    for i, word in enumerate(words[1:], start=1):
+        if lexicon().modality(word) or lexicon().actions(word) or word.lower() in ("will", "is"):
+            words = words[:i]
+            break
+    return " ".join(words).rstrip(" ,.")
+
+
+def _answer(conn: sqlite3.Connection, p: dict[str, Any], u: Understood,
+            required: list[set[str]]) -> tuple[str, dict[str, Any]] | None:  # fmt: skip
+    """(when, the deciding fact) from one passage, or None."""
+    cards = {c["id"] for c in u.cards}
+    if cards and not cards <= set((p.get("card_ids") or "").split()):
+        return None
+    facts = run(conn, "verdict_rule_statements", ids=[p["id"]])
+    said = " ".join(dict.fromkeys(f["quote"] for f in facts))
+    around = stems(" ".join([*statement.context(conn, p), said]))
+    for fact in facts:
+        clause = f"{fact['condition']} {fact['outcome']}"
+        if fact["modality"] not in _HAPPENS or fact["limits"]:
+            continue
+        if not cards and not statement.answering(clause, around, required):
+            continue
+        time = _time_of(clause)
+        if time:
+            return time, fact
+        if fact["condition"] and not cards and _names_a_time(fact["condition"]):
+            return f"when {fact['condition']}", fact  # "may initiate battle if it is main timing"
+        nodes = (p.get("nodes") or "").split()
+        if nodes:
+            names = [_where(conn, n) for n in nodes]
+            return "; ".join(dict.fromkeys(names)), fact
+    return None
+
+
+def _names_a_time(condition: str) -> bool:
+    """The condition says when ("it is main timing", "at the end of turn"), not a state."""
+    moments = lexicon().data["times"]["moment_words"]
+    return bool(lexicon().times.finditer(condition)) or any(
+        re.search(rf"(?<!\w){re.escape(w)}(?!\w)", condition.lower()) for w in moments
+    )
+
+
+def _where(conn: sqlite3.Connection, node: str) -> str:
+    """A moment as a judge places it: its name, and for a numbered sub-step its number and
+    the step before it ("Flip effects and effect resolution (TCG), sub-step 6, following
+    After damage calculation: battle damage")."""
+    name = moment_name(conn, node)
+    row = first(conn, "timing_node", id=node)
+    if not row or not row["label"] or not row["parent"]:
+        return name
+    siblings = run(conn, "timing_siblings", parent=row["parent"], tree=row["tree"])
+    ids = [s["id"] for s in siblings]
+    at = ids.index(node) if node in ids else 0
+    following = f", following {siblings[at - 1]['en']}" if at > 0 else ""
+    return f"{name}, sub-step {row['label']}{following}"
+
+
+def _base(when: str) -> str:
+    """A moment's name before any ruleset or detail: "After damage calculation"."""
+    return re.split(r" \(|: |; |, sub-step", when)[0].strip().lower()
+
+
+def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
+    """When the thing asked happens, by the first passages that state it."""
+    required = statement.required_words(conn, u)
+    if len(required) < 2 and not u.cards:
+        return None
+    answers = [a for p in passages.best(u, asked) if (a := _answer(conn, p, u, required))]
+    if not answers or len({_base(w) for w, _ in answers[:2]}) != 1:
+        return None
+    when, fact = answers[0]
+    cited = [because(conn, f) for _, f in answers[:2]]
+    verdict = when.split("; ")[0].lower()
+    return Verdict(verdict, f"{when[:1].upper()}{when[1:]}: {fact['quote']}", cited,
+                   kind="when", moment=fact["moment"])  # fmt: skip
