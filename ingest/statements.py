@@ -247,8 +247,10 @@ class Lexicon:
             return self._trailing_condition(sentence, folded)
         offset = len(folded) - len(folded.lstrip())
         body = sentence[offset + m.end() :]
+        # A comma inside parentheses ("(\"Divine Wrath\", etc.)") ends nothing.
+        plain = re.sub(r"\([^()]*\)", lambda m: "_" * len(m.group()), fold(body))
         for marker in (", then ", " then ", " thì ", ", "):
-            at = fold(body).find(marker)
+            at = plain.find(marker)
             if at > 0:
                 return body[:at].strip(" ,"), body[at + len(marker) :].strip(" ,")
         return None

@@ -38,6 +38,8 @@ def verdict_answer(conn: sqlite3.Connection, u: Understood, verdict: Verdict) ->
         quote=lead.get("quote", ""),
     )
     out["verdict"] = verdict.verdict
+    # How it was decided: permission, statement, quantity, when, outcome, order, card...
+    out["basis"] = verdict.kind
     out["because"] = verdict.because
     out["conflicts"] = verdict.conflicts
     return out

@@ -16,7 +16,7 @@ import sqlite3
 from typing import Any
 
 from ..question import Understood
-from . import card_data
+from . import card_data, happens
 from . import when as when_passages
 from .asked import Asked
 from .common import Verdict
@@ -31,7 +31,7 @@ RESOLVERS = {
     "yesno": [status, card_data.has, yes_no, modal_sentence],
     "when": [when, when_passages.in_passages],
     "which_first": [priority],
-    "what_happens": [what_happens],
+    "what_happens": [what_happens, happens.in_passages],
     "how_many": [card_data.value, copies, how_many, in_passages],
 }
 

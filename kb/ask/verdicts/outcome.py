@@ -39,7 +39,7 @@ def _referring() -> re.Pattern[str]:
     return re.compile(rf"\s*(?<!\w)(?:{body})(?!\w)", re.IGNORECASE)
 
 
-def _plain(outcome: str) -> str:
+def plain(outcome: str) -> str:
     """The outcome as a verdict on its own: without the words that tie it to the sentence
     before ("You also win": "You win")."""
     return _referring().sub("", outcome).strip() or outcome
@@ -69,7 +69,7 @@ def what_happens(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdi
     fact = top[0]
     outcome = fact["outcome"].rstrip(" .")
     return Verdict(
-        _plain(outcome),
+        plain(outcome),
         f"If {fact['condition']}: {outcome}.",
         [because(conn, f) for f in top],
         kind="outcome",

@@ -142,7 +142,7 @@ def _content(text: str, skip: set[str]) -> set[str]:
     return {stem(w) for w in words(fold(text)) if w not in skip and len(w) > 1}
 
 
-def _condition_share(fact: dict[str, Any], asked_stems: set[str]) -> float:
+def condition_share(fact: dict[str, Any], asked_stems: set[str]) -> float:
     """How much of the fact's condition the question states (1.0 without a condition)."""
     condition = _content(fact["condition"], set(stopwords()))
     return len(condition & asked_stems) / len(condition) if condition else 1.0
@@ -150,7 +150,7 @@ def _condition_share(fact: dict[str, Any], asked_stems: set[str]) -> float:
 
 def _reading(fact: dict[str, Any], asked_stems: set[str], skip: set[str], modality: str) -> str:
     """The verdict a statement fact gives the question, or "" (see the module docstring)."""
-    if fact["limits"] or _condition_share(fact, asked_stems) < MIN_CONDITION_SHARE:
+    if fact["limits"] or condition_share(fact, asked_stems) < MIN_CONDITION_SHARE:
         return ""
     said = fact["modality"]
     if said in ("does", "does-not"):
@@ -216,7 +216,7 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
         ]
         # A clause whose condition the question states in part may be the exception the
         # question is about: what the passage says without a condition is not safe then.
-        doubt = any(0 < _condition_share(f, asked_stems) < MIN_CONDITION_SHARE
+        doubt = any(0 < condition_share(f, asked_stems) < MIN_CONDITION_SHARE
                     for f in stating if f["condition"])  # fmt: skip
         for fact in stating:
             if doubt and not fact["condition"]:
@@ -237,4 +237,12 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
     return Verdict(verdict, f"{opening}: {fact['quote']}", cited, kind="statement")
 
 
-__all__ = ["answering", "context", "holds", "modal_sentence", "required_words", "sentences"]
+__all__ = [
+    "answering",
+    "condition_share",
+    "context",
+    "holds",
+    "modal_sentence",
+    "required_words",
+    "sentences",
+]

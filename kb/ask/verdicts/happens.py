@@ -1,0 +1,84 @@
+"""What happens, read from the best passages: the outcome of the clause whose condition is the
+situation the question describes ("vanguard: no cards left in my deck, what happens": "If
+there are no cards in your deck, you lose immediately"), or of the clause that states what
+the question asks about ("what happens to unused will at the end of the turn").
+
+A clause answers when it holds most of the question's words itself and the rest are said
+around it, its condition (if any) is stated by the question, and it holds no exception. The
+first passage with such a clause answers; a second one that answers differently takes the
+verdict away.
+
+On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from ingest.text import fold
+
+from ...db import run
+from ..question import Understood
+from . import passages, statement
+from .asked import Asked, lexicon
+from .common import Verdict, because
+from .named import stems
+from .outcome import plain
+
+# What a clause may say of the thing asked for it to tell what happens.
+_STATES = ("does", "does-not", "must", "cannot")
+
+
+def _answer(conn: sqlite3.Connection, p: dict[str, Any], required: list[set[str]],
+            asked_stems: set[str]) -> dict[str, Any] | None:  # fmt: skip
+    facts = run(conn, "verdict_rule_statements", ids=[p["id"]])
+    said = " ".join(dict.fromkeys(f["quote"] for f in facts))
+    around = stems(" ".join([*statement.context(conn, p), said]))
+    fitting = []
+    for fact in facts:
+        if fact["modality"] not in _STATES or fact["limits"] or not fact["outcome"].strip():
+            continue
+        clause = f"{fact['condition']} {fact['outcome']}"
+        share = statement.condition_share(fact, asked_stems)
+        if share < statement.MIN_CONDITION_SHARE:
+            continue
+        if statement.answering(clause, around, required):
+            fitting.append((bool(fact["condition"]), fact))
+    # Only a clause under the condition the question describes says what happens then; the
+    # rule's next sentence goes on telling it ("After the Chain has finished resolving,
+    # damage calculation stops.").
+    conditioned = [f for has, f in fitting if has]
+    if not conditioned:
+        return None
+    quotes = list(dict.fromkeys(f["quote"] for f in facts))
+    at = quotes.index(conditioned[0]["quote"])
+    return {**conditioned[0], "next": quotes[at + 1] if at + 1 < len(quotes) else ""}
+
+
+def _outcome(fact: dict[str, Any]) -> str:
+    """What follows the condition, to the end of its sentence ("If there are no cards in
+    your deck, you lose immediately": "you lose immediately")."""
+    parts = lexicon().split_condition(fact["quote"])
+    rest = parts[1] if parts else fact["outcome"]
+    return plain(rest).rstrip(" .")
+
+
+def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
+    required = statement.required_words(conn, u)
+    if len(required) < 2:
+        return None
+    asked_stems = {a for alternatives in required for a in alternatives for a in a.split("|")}
+    found = [f for p in passages.best(u, asked) if (f := _answer(conn, p, required, asked_stems))]
+    if not found:
+        return None
+    outcomes = {fold(_outcome(f)) for f in found[:2]}
+    if len(outcomes) != 1:
+        return None
+    fact = found[0]
+    outcome = _outcome(fact)
+    if fact["next"]:
+        outcome = f"{outcome}; {fact['next'][:1].lower()}{fact['next'][1:].rstrip(' .')}"
+    lead = f"If {fact['condition']}: " if fact["condition"] else ""
+    return Verdict(outcome, f"{lead}{outcome}.", [because(conn, f) for f in found[:2]],
+                   kind="outcome", moment=fact["moment"])  # fmt: skip
