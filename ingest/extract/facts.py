@@ -354,6 +354,16 @@ def _from_conditions(ctx: _Context, rule: Rule) -> None:
                     moment=ctx.rule_node.get(rule.id))  # fmt: skip
 
 
+def named_apart(text: str, found: list[tuple[int, int, str]]) -> str:
+    """The folded text with the names of several words blanked out: what it does, not what
+    it names ("skips his first Draw Phase" draws nothing)."""
+    folded = list(fold(text))
+    for start, end, _ in found:
+        if " " in "".join(folded[start:end]).strip():
+            folded[start:end] = [" "] * (end - start)
+    return "".join(folded)
+
+
 def _from_clauses(ctx: _Context, rule: Rule) -> None:
     """Every clause of the rule read as a statement (ingest/extract/clauses.py)."""
     lexicon = load_lexicon()
@@ -363,8 +373,10 @@ def _from_clauses(ctx: _Context, rule: Rule) -> None:
             if read is None:
                 continue
             found = concepts(ctx, clause, rule.lang, rule.game)
+            outcome = named_apart(read["outcome"], concepts(ctx, read["outcome"], rule.lang,
+                                                            rule.game))  # fmt: skip
             ctx.add(rule, kind="statement", source="clause", moment=ctx.rule_node.get(rule.id),
-                    action=" ".join(lexicon.actions(read["outcome"])),
+                    action=" ".join(lexicon.actions(outcome)),
                     chain=lexicon.chain(clause), concepts=_ids(found), quote=sentence,
                     **read)  # fmt: skip
 

@@ -206,7 +206,14 @@ class Asked:
     # statement lexicon's patterns cost more to compile than most answers).
     @cached_property
     def action(self) -> str:
-        actions = lexicon().actions(self.text)
+        """What the question asks is done, read past the names of several words it holds
+        ("flip summon" names a summon; "the draw phase" draws nothing)."""
+        text = list(self.folded)
+        for found in [*self.u.terms, *self.u.timing]:
+            span = self.folded[found.get("start", 0) : found.get("end", 0)]
+            if " " in span.strip():
+                text[found["start"] : found["end"]] = [" "] * len(span)
+        actions = lexicon().actions("".join(text))
         return actions[0] if actions else ""
 
     @cached_property

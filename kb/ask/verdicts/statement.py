@@ -88,6 +88,9 @@ def _skipped(conn: sqlite3.Connection) -> set[str]:
     return skip | {fold(a) for aliases in load_vocabulary(conn).games.values() for a in aliases}
 
 
+_CLITIC = re.compile(r"['’](?:s|t|d|ll|re|ve|m)\b")
+
+
 def _alternatives(texts: list[str]) -> set[str]:
     """A phrase's stems as one alternative ("a|b": every stem held) per way of writing it."""
     out = set()
@@ -103,7 +106,9 @@ def required_words(conn: sqlite3.Connection, u: Understood) -> list[set[str]]:
     glossary term as any of its renderings (004's machine-translated "round" for turn), an
     everyday phrase as any of the forms it expands to ("rearrange": "change the order"), any
     other content word as itself."""
-    folded = fold(u.text)
+    # Positions stay those of the question: a possessive or a contraction ("opponent's",
+    # "can't") is blanked, not removed.
+    folded = _CLITIC.sub(lambda m: " " * len(m.group()), fold(u.text))
     skip = _skipped(conn)
     forms: dict[str, list[str]] = {}
     for row in load_vocabulary(conn).terms:
@@ -148,11 +153,38 @@ def condition_share(fact: dict[str, Any], asked_stems: set[str]) -> float:
     return len(condition & asked_stems) / len(condition) if condition else 1.0
 
 
-def _reading(fact: dict[str, Any], asked_stems: set[str], skip: set[str], modality: str) -> str:
-    """The verdict a statement fact gives the question, or "" (see the module docstring)."""
+@cache
+def _pronoun() -> re.Pattern[str]:
+    pronouns = [w for ws in datafiles.load("statements")["pronouns"].values() for w in ws]
+    body = "|".join(re.escape(fold(w)) for w in sorted(pronouns, key=len, reverse=True))
+    return re.compile(rf"^\W*(?:(?:and|also|but)\s+)*(?:{body})(?!\w)")
+
+
+def _ids(concepts: str) -> set[str]:
+    """Concept ids without their kind: a class and a term of one name are one thing."""
+    return {c.partition(":")[2] for c in concepts.split() if not c.startswith("timing:")}
+
+
+def asked_concepts(u: Understood, asked: Asked) -> set[str]:
+    named = [f"term:{t['term']}" for t in u.terms] + [f"card:{c['id']}" for c in u.cards]
+    return _ids(" ".join(named + [f"class:{c['class']}" for c in asked.classes]))
+
+
+def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: set[str],
+             topic: set[str]) -> str:  # fmt: skip
+    """The verdict a statement fact gives the question, or "" (see the module docstring).
+    ``topic``: the concepts the rule opens with, which "it" stands for."""
     if fact["limits"] or condition_share(fact, asked_stems) < MIN_CONDITION_SHARE:
         return ""
+    if (
+        _pronoun().search(fold(fact["outcome"]))
+        and topic
+        and not topic & asked_concepts(asked.u, asked)
+    ):
+        return ""  # "It can also be activated ..." said of a Field Spell is not of a trap
     said = fact["modality"]
+    if said in ("does", "does-not") and asked.action and asked.action not in fact["action"].split():
+        return ""  # "does the starting player draw" is not "... skips his first Draw Phase"
     if said in ("does", "does-not"):
         own = _content(fact["outcome"], skip)
         if not own or len(own & asked_stems) < MIN_CLAUSE_SHARE * len(own):
@@ -166,7 +198,7 @@ def _reading(fact: dict[str, Any], asked_stems: set[str], skip: set[str], modali
             return ""
     if any(bound for bound, _, _ in lexicon().quantities(fact["outcome"])):
         return ""  # a number bounds it ("up to four"): how many, not whether
-    return READINGS.get((modality, said), "")
+    return READINGS.get((asked.modality, said), "")
 
 
 def answering(clause: str, around: set[str], required: list[set[str]]) -> bool:
@@ -218,10 +250,11 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
         # question is about: what the passage says without a condition is not safe then.
         doubt = any(0 < condition_share(f, asked_stems) < MIN_CONDITION_SHARE
                     for f in stating if f["condition"])  # fmt: skip
+        topic = next((_ids(f["concepts"]) for f in mine if _ids(f["concepts"])), set())
         for fact in stating:
             if doubt and not fact["condition"]:
                 continue
-            verdict = _reading(fact, asked_stems, skip, asked.modality)
+            verdict = _reading(fact, asked, asked_stems, skip, topic)
             if verdict:
                 readings.append((fact, verdict))
     # A clause under a condition the question states is the more specific rule ("However, if
