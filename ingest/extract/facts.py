@@ -355,11 +355,13 @@ def _from_conditions(ctx: _Context, rule: Rule) -> None:
 
 
 def named_apart(text: str, found: list[tuple[int, int, str]]) -> str:
-    """The folded text with the names of several words blanked out: what it does, not what
-    it names ("skips his first Draw Phase" draws nothing)."""
+    """The folded text with the names of several English words blanked out: what it does,
+    not what it names ("skips his first Draw Phase" draws nothing)."""
     folded = list(fold(text))
-    for start, end, _ in found:
-        if " " in "".join(folded[start:end]).strip():
+    for start, end, concept in found:
+        # A name of several English words ("term:draw-phase"), not an action's own term
+        # ("term:activate", written "kích hoạt").
+        if "-" in concept.partition(":")[2]:
             folded[start:end] = [" "] * (end - start)
     return "".join(folded)
 

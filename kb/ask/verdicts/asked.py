@@ -38,8 +38,14 @@ def _has(folded: str, cues: list[str]) -> bool:
 
 def _around(folded: str, first: str, then: str) -> bool:
     """``first`` and, later, ``then`` as whole words."""
-    pattern = rf"(?<!\w){re.escape(first)}(?!\w).+(?<!\w){re.escape(then)}(?!\w)"
+    pattern = rf"{_word(first)}.+{_word(then)}"
     return re.search(pattern, folded) is not None
+
+
+def _word(phrase: str) -> str:
+    """A phrase as whole words; a CJK phrase anywhere."""
+    escaped = re.escape(phrase)
+    return escaped if CJK_RUN.search(phrase) else rf"(?<!\w){escaped}(?!\w)"
 
 
 def _ends_with(text: str, ending: str) -> bool:
@@ -57,16 +63,22 @@ def kind(text: str) -> str:
     cues = query_data()["kinds"]
     stripped = re.sub(r"\s*\([^)]*\)\s*$", "", folded).rstrip(" ?？!.。")
     openers = {fold(w) for w in cues["yesno_openers"]}
-    # Any clause may ask: "TCG: during damage calculation, ...; can I chain Honest to it?"
-    clauses = [c.strip() for c in re.split(r"[,;:]", stripped) if c.strip()]
+    # Any clause may ask: "TCG: during damage calculation, ...; can I chain Honest to it?",
+    # "My ruler doesn't have [Grimoire]. Can I still bring an extra deck?"
+    clauses = [
+        c.strip(" -") for c in re.split(r"[,;:.?!。？！，；：]|\s-\s", stripped) if c.strip(" -")
+    ]
     asking = {fold(w) for w in cues["asking_openers"]}
-    if any(c.split()[0] in asking for c in clauses):
+    # "What happens - is it still flipped?": the outcome is asked, the yes/no spells it out.
+    if any(c.split()[0] in asking for c in clauses) and not _has(folded, cues["what_happens"]):
         return "yesno"
     if _has(folded, query_data()["quantity"]["cues"]):
         return "how_many"
     for name in ("when", "which_first", "what_happens"):
         if _has(folded, cues[name]):
             return name
+    if any(_around(folded, fold(a), fold(b)) for a, b in cues["which_first_around"]):
+        return "which_first"  # "which one resolves first", "who can respond first"
     if (
         any(c.split()[0] in openers for c in clauses)
         or any(_ends_with(stripped, fold(e)) for e in cues["yesno_endings"])
@@ -124,14 +136,20 @@ def _unread_cjk(u: Understood, folded: str, games: dict[str, list[str]]) -> list
 
 
 @cache
-def cue_words() -> frozenset[str]:
-    """The words of the cues that say what a question asks ("max", "size"): words of the
-    question's form, not of its subject, whether or not the index holds them."""
+def cue_phrases() -> frozenset[str]:
+    """The cues that say what a question asks ("how many", "max", "ai trước"), folded."""
     data = query_data()
     quantity = data["quantity"]
     cues = [*quantity["cues"], *quantity["limits"], *sum(quantity["asks"].values(), [])]
     cues += [c for v in data["kinds"].values() for c in v if isinstance(c, str)]
-    return frozenset(w for cue in cues for w in folded_words(cue).split())
+    return frozenset(folded_words(cue) for cue in cues)
+
+
+@cache
+def cue_words() -> frozenset[str]:
+    """The words of the cues that say what a question asks ("max", "size"): words of the
+    question's form, not of its subject, whether or not the index holds them."""
+    return frozenset(w for cue in cue_phrases() for w in cue.split())
 
 
 # Shorter words the index lacks are function words its stopword lists miss ("got"), not
@@ -211,7 +229,9 @@ class Asked:
         text = list(self.folded)
         for found in [*self.u.terms, *self.u.timing]:
             span = self.folded[found.get("start", 0) : found.get("end", 0)]
-            if " " in span.strip():
+            # A name of several English words ("draw-phase"), not an action's own term
+            # ("activate", written "kích hoạt").
+            if "start" in found and "-" in found.get("term", found.get("node", "")):
                 text[found["start"] : found["end"]] = [" "] * len(span)
         actions = lexicon().actions("".join(text))
         return actions[0] if actions else ""

@@ -18,9 +18,10 @@ from typing import Any
 
 from ingest.text import fold
 
-from ...db import column, run
-from ..question import Understood
-from .asked import Asked, lexicon
+from ...db import column, first, run
+from ..question import Understood, query_data, stopwords
+from . import statement
+from .asked import Asked, cue_words, lexicon
 from .common import Verdict, because, moment_name
 
 Fact = dict[str, Any]
@@ -34,13 +35,20 @@ class Decision:
         self.verdict, self.facts, self.node, self.why = verdict, facts, node, why
 
 
-def _met(fact: Fact, asked_cards: set[str]) -> bool:
-    """A fact's condition holds for the question: it names every card of the condition."""
+def _met(fact: Fact, asked_cards: set[str], asked_stems: set[str]) -> bool:
+    """A fact's condition holds for the question: it names every card of the condition, or
+    the question states the condition ("after a direct attack ...")."""
+    if not fact["condition"]:
+        return True
     needed = {c[5:] for c in (fact.get("concepts") or "").split() if c.startswith("card:")}
-    return not fact["condition"] or (bool(needed) and needed <= asked_cards)
+    if needed and needed <= asked_cards:
+        return True
+    return statement.condition_share(fact, asked_stems) >= statement.MIN_CONDITION_SHARE
 
 
-def _specific(facts: list[Fact], node: str, asked_cards: set[str]) -> Decision | None:
+def _specific(
+    facts: list[Fact], node: str, asked_cards: set[str], asked_stems: set[str] = frozenset()
+) -> Decision | None:
     """The facts that name the card itself; a permission under a condition the question
     does not state ("if the attack is a direct attack") makes the verdict depend on it."""
     allow = [f for f in facts if f["modality"] in _ALLOW]
@@ -50,7 +58,7 @@ def _specific(facts: list[Fact], node: str, asked_cards: set[str]) -> Decision |
     if not (allow or deny):
         return None
     decided = allow or deny
-    unmet = [f for f in decided if not _met(f, asked_cards)]
+    unmet = [f for f in decided if not _met(f, asked_cards, asked_stems)]
     if len(unmet) == len(decided):
         return Decision("depends", decided, node, f"if {unmet[0]['condition']}")
     return Decision("yes" if allow else "no", decided, node)
@@ -61,6 +69,7 @@ class _Moments:
 
     def __init__(self, conn: sqlite3.Connection, cards: set[str], known: bool) -> None:
         self.conn, self.cards, self.known = conn, cards, known
+        self.stems: set[str] = set()  # the question's words (statement.required_words)
         self.cache: dict[str, set[str]] = {}
         self.facts: dict[str, list[Fact]] = {}
 
@@ -112,7 +121,7 @@ def _by_class(m: _Moments, node: str) -> Decision | None:
 
 def _first_chain(m: _Moments, node: str, asked_cards: set[str]) -> Decision | None:
     if len(m.cards) == 1:
-        decided = _specific(m.specific(node), node, asked_cards)
+        decided = _specific(m.specific(node), node, asked_cards, m.stems)
         if decided:
             return decided
     return _by_class(m, node)
@@ -122,7 +131,7 @@ def _later_chain(m: _Moments, node: str, asked_cards: set[str]) -> Decision | No
     """A question about a second Chain: the card's own facts about later Chains; a limit to
     the first Chain; or, where several Chains are allowed, what holds for the first."""
     later = m.specific(node, ("later",))
-    decided = _specific(later, node, asked_cards) if later else None
+    decided = _specific(later, node, asked_cards, m.stems) if later else None
     if decided:
         return decided
     first_only = [
@@ -149,10 +158,15 @@ def decide_within(m: _Moments, node: str, asked: Asked, asked_cards: set[str]) -
     """At a moment or any moment inside it ("during the Damage Step" holds its sub-steps):
     the card's own facts anywhere inside first, then the moment's own facts, then what the
     moments inside say (any allowing it; or every one forbidding it)."""
-    inside = column(m.conn, "timing_descendants", node=node)
+    # A whole turn is no moment to decide at: what some step of it allows does not answer
+    # whether a card can be activated "the turn it was Set".
+    row = first(m.conn, "timing_node", id=node)
+    inside = (
+        column(m.conn, "timing_descendants", node=node) if row and row["kind"] != "turn" else []
+    )
     if len(m.cards) == 1 and asked.chain != "later":
         for n in inside:
-            decided = _specific(m.specific(n), n, asked_cards)
+            decided = _specific(m.specific(n), n, asked_cards, m.stems)
             if decided:
                 return decided
     decided = decide_at(m, node, asked, asked_cards)
@@ -198,7 +212,9 @@ def _named_subject(u: Understood, asked: Asked) -> dict[str, Any] | None:
     # The asking clause: from the last clause break before the last action on.
     breaks = [m.end() for m in re.finditer(r"[,;:]", folded[: acts[-1]])]
     clause_start = breaks[-1] if breaks else 0
-    inside = [n for n in named if n["start"] >= clause_start] or named
+    inside = [n for n in named if n["start"] >= clause_start]
+    if not inside:
+        return None  # the asking clause names no card or class: it asks about something else
     at = next((a for a in acts if a >= clause_start), acts[0])
     before = [n for n in inside if n["start"] < at]
     return before[-1] if before else inside[0]
@@ -233,16 +249,28 @@ def _sentence(verdict: str, name: str, decisions: list[Decision], conn: sqlite3.
     return f"{opening}: {name} {where}."
 
 
+def _bare(u: Understood) -> bool:
+    """The question names a card or class, a moment and nothing else it does ("Shrink at
+    damage calc, ok?"): it asks whether the card may be activated then. Terms beyond the
+    moment's ("destroyed", "battle") and other words say something else happens."""
+    allowed = set(query_data()["qualifiers"]) | set(cue_words()) | set(stopwords())
+    allowed |= {fold(w) for ws in query_data()["qualifiers"].values() for w in ws}
+    rulesets = {"tcg", "ocg"}
+    return not u.terms and all(w in allowed or w in rulesets for w in u.words)
+
+
 def yes_no(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """Can the card or class asked about be activated at the moment asked about?"""
     cards, name, known = _subject(conn, u, asked)
     nodes = _nodes(conn, u, asked)
     # A card at a moment with no other action named ("Shrink at damage calc, ok?") is about
     # activating it.
-    action = asked.action or ("activate" if u.cards or asked.classes else "")
+    action = asked.action or ("activate" if (u.cards or asked.classes) and _bare(u) else "")
     if not cards or not nodes or asked.unresolved or action not in ("activate", "chain"):
         return None
     moments = _Moments(conn, cards, known)
+    required = statement.required_words(conn, u)
+    moments.stems = {a for alternatives in required for a in alternatives for a in a.split("|")}
     asked_cards = {c["id"] for c in u.cards}
     decisions = [d for n in nodes if (d := decide_within(moments, n, asked, asked_cards))]
     if not decisions:

@@ -29,7 +29,7 @@ from ... import datafiles
 from ...db import first, run
 from ...vocabulary import load_vocabulary
 from ..question import Understood, stopwords
-from .asked import Asked, cue_words, lexicon
+from .asked import Asked, cue_phrases, cue_words, lexicon
 from .common import Verdict, because
 
 # The passages a sentence may come from: the first ones kb ask ranks, covering this share of
@@ -59,6 +59,8 @@ READINGS = {
 MIN_CLAUSE_SHARE = 0.5
 # Of a condition the clause holds, this share of its content words the question must state.
 MIN_CONDITION_SHARE = 0.6
+# Of a condition elsewhere in the passage, this share stated makes the question maybe its case.
+MIN_DOUBT_SHARE = 0.34
 
 
 @cache
@@ -101,14 +103,21 @@ def _alternatives(texts: list[str]) -> set[str]:
     return out
 
 
-def required_words(conn: sqlite3.Connection, u: Understood) -> list[set[str]]:
+def required_words(
+    conn: sqlite3.Connection,
+    u: Understood,
+    apart: list[tuple[int, int]] = (),  # type: ignore[assignment]
+) -> list[set[str]]:
     """What a sentence must hold of the question, each as the stems that may stand for it: a
     glossary term as any of its renderings (004's machine-translated "round" for turn), an
     everyday phrase as any of the forms it expands to ("rearrange": "change the order"), any
-    other content word as itself."""
+    other content word as itself. What lies in the spans ``apart`` is left out."""
     # Positions stay those of the question: a possessive or a contraction ("opponent's",
     # "can't") is blanked, not removed.
-    folded = _CLITIC.sub(lambda m: " " * len(m.group()), fold(u.text))
+    folded = list(_CLITIC.sub(lambda m: " " * len(m.group()), fold(u.text)))
+    for start, end in apart:
+        folded[start:end] = [" "] * (end - start)
+    folded = "".join(folded)
     skip = _skipped(conn)
     forms: dict[str, list[str]] = {}
     for row in load_vocabulary(conn).terms:
@@ -116,12 +125,12 @@ def required_words(conn: sqlite3.Connection, u: Understood) -> list[set[str]]:
             forms.setdefault(row["term"], []).append(row["text"])
     spans: list[tuple[int, int, set[str]]] = []
     for t in u.terms:
-        if "start" in t:
+        if "start" in t and folded[t["start"] : t["end"]].strip():
             texts = [folded[t["start"] : t["end"]], t["term"], *forms.get(t["term"], [])]
             spans.append((t["start"], t["end"], _alternatives(texts)))
     for key, expanded in u.expansions.items():
         at = folded.find(key)
-        if all(w in skip for w in key.split()):
+        if key in cue_phrases() or all(w in stopwords() for w in key.split()):
             continue  # "how many": a cue of what is asked, not a word of the subject
         if at >= 0 and not any(s <= at < e for s, e, _ in spans):
             spans.append((at, at + len(key), _alternatives([key, *expanded])))
@@ -246,10 +255,11 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
         stating = [
             f for f in mine if answering(f"{f['condition']} {f['outcome']}", around, required)
         ]
-        # A clause whose condition the question states in part may be the exception the
-        # question is about: what the passage says without a condition is not safe then.
-        doubt = any(0 < condition_share(f, asked_stems) < MIN_CONDITION_SHARE
-                    for f in stating if f["condition"])  # fmt: skip
+        # A clause whose condition the question states, even in part, may be the exception
+        # the question is about ("However, if this is the first turn of the game, the player
+        # doesn't draw a card"): what the passage says without a condition is not safe then.
+        doubt = any(condition_share(f, asked_stems) >= MIN_DOUBT_SHARE
+                    for f in mine if f["condition"])  # fmt: skip
         topic = next((_ids(f["concepts"]) for f in mine if _ids(f["concepts"])), set())
         for fact in stating:
             if doubt and not fact["condition"]:
