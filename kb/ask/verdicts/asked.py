@@ -23,6 +23,7 @@ from ...db import column, run
 from ...vocabulary import load_vocabulary
 from ..phrases import find_phrase
 from ..question import Understood, has_cue, query_data
+from .named import Forms
 
 KINDS = ("how_many", "when", "which_first", "what_happens", "yesno")
 
@@ -174,6 +175,10 @@ class Asked:
         self.passages: list[dict[str, Any]] = []  # the ranked passages (kb.ask.rank rows)
 
     # The rest is read when a resolver asks: a question asking for no verdict needs none of it.
+    @cached_property
+    def forms(self) -> Forms:
+        return Forms(self.conn)
+
     @cached_property
     def rulesets(self) -> list[str]:
         return [

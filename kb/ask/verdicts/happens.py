@@ -31,7 +31,7 @@ _STATES = ("does", "does-not", "must", "cannot")
 
 
 def _answer(conn: sqlite3.Connection, p: dict[str, Any], required: list[set[str]],
-            asked_stems: set[str]) -> dict[str, Any] | None:  # fmt: skip
+            asked_stems: set[str], text: str) -> dict[str, Any] | None:  # fmt: skip
     facts = run(conn, "verdict_rule_statements", ids=[p["id"]])
     said = " ".join(dict.fromkeys(f["quote"] for f in facts))
     around = stems(" ".join([*statement.context(conn, p), said]))
@@ -40,7 +40,7 @@ def _answer(conn: sqlite3.Connection, p: dict[str, Any], required: list[set[str]
         if fact["modality"] not in _STATES or fact["limits"] or not fact["outcome"].strip():
             continue
         clause = f"{fact['condition']} {fact['outcome']}"
-        share = statement.condition_share(fact, asked_stems)
+        share = statement.condition_share(fact, asked_stems, text)
         if share < statement.MIN_CONDITION_SHARE:
             continue
         if statement.answering(clause, around, required):
@@ -69,7 +69,9 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
     if len(required) < 2:
         return None
     asked_stems = {a for alternatives in required for a in alternatives for a in a.split("|")}
-    found = [f for p in passages.best(u, asked) if (f := _answer(conn, p, required, asked_stems))]
+    found = [
+        f for p in passages.best(u, asked) if (f := _answer(conn, p, required, asked_stems, u.text))
+    ]
     if not found:
         return None
     outcomes = {fold(_outcome(f)) for f in found[:2]}

@@ -35,7 +35,7 @@ class Decision:
         self.verdict, self.facts, self.node, self.why = verdict, facts, node, why
 
 
-def _met(fact: Fact, asked_cards: set[str], asked_stems: set[str]) -> bool:
+def _met(fact: Fact, asked_cards: set[str], asked_stems: set[str], text: str = "") -> bool:
     """A fact's condition holds for the question: it names every card of the condition, or
     the question states the condition ("after a direct attack ...")."""
     if not fact["condition"]:
@@ -43,7 +43,7 @@ def _met(fact: Fact, asked_cards: set[str], asked_stems: set[str]) -> bool:
     needed = {c[5:] for c in (fact.get("concepts") or "").split() if c.startswith("card:")}
     if needed and needed <= asked_cards:
         return True
-    return statement.condition_share(fact, asked_stems) >= statement.MIN_CONDITION_SHARE
+    return statement.condition_share(fact, asked_stems, text) >= statement.MIN_CONDITION_SHARE
 
 
 def _specific(
@@ -210,7 +210,7 @@ def _named_subject(u: Understood, asked: Asked) -> dict[str, Any] | None:
     if not acts:
         return named[0]
     # The asking clause: from the last clause break before the last action on.
-    breaks = [m.end() for m in re.finditer(r"[,;:]", folded[: acts[-1]])]
+    breaks = [m.end() for m in re.finditer(r"[,;:.?!。？！]", folded[: acts[-1]])]
     clause_start = breaks[-1] if breaks else 0
     inside = [n for n in named if n["start"] >= clause_start]
     if not inside:

@@ -35,7 +35,7 @@ from .common import Verdict, because
 # The passages a sentence may come from: the first ones kb ask ranks, covering this share of
 # the question at least (kb ask's coverage feature).
 PASSAGES = 3
-MIN_COVERAGE = 0.7
+MIN_COVERAGE = 0.5
 
 # (question modality, clause reading) -> verdict; pairs not listed give none ("must X?" is
 # not answered by "X can", nor "can X?" by "X happens").
@@ -53,12 +53,8 @@ READINGS = {
     ("must", "does"): "yes",
     ("must", "does-not"): "no",
 }
-# Of a clause that says what happens, this share of its own content words at least must be
-# the question's: "the player doesn't draw a card" answers "does the starting player draw",
-# not a longer sentence that merely holds those words.
-MIN_CLAUSE_SHARE = 0.5
 # Of a condition the clause holds, this share of its content words the question must state.
-MIN_CONDITION_SHARE = 0.6
+MIN_CONDITION_SHARE = 0.5
 # Of a condition elsewhere in the passage, this share stated makes the question maybe its case.
 MIN_DOUBT_SHARE = 0.34
 
@@ -152,14 +148,37 @@ def holds(sentence_stems: set[str], required: list[set[str]]) -> bool:
     return True
 
 
+def asked_words(u: Understood, required: list[set[str]]) -> set[str]:
+    """Every stem the question holds or stands for: its words (cue words too: "first" is a
+    word of "who goes first" and of "on my first turn") and the forms of its names."""
+    said = _content(_CLITIC.sub(" ", fold(u.text)), set(stopwords()))
+    return said | {a for alternatives in required for a in alternatives for a in a.split("|")}
+
+
 def _content(text: str, skip: set[str]) -> set[str]:
     return {stem(w) for w in words(fold(text)) if w not in skip and len(w) > 1}
 
 
-def condition_share(fact: dict[str, Any], asked_stems: set[str]) -> float:
-    """How much of the fact's condition the question states (1.0 without a condition)."""
+def condition_share(fact: dict[str, Any], asked_stems: set[str], asked_text: str = "") -> float:
+    """How much of the fact's condition the question states (1.0 without a condition; 0.0
+    when it says the opposite of the question: "face-up" for "face-down")."""
+    if asked_text and _contradicts(fact["condition"], asked_text):
+        return 0.0
     condition = _content(fact["condition"], set(stopwords()))
     return len(condition & asked_stems) / len(condition) if condition else 1.0
+
+
+def _contradicts(condition: str, question: str) -> bool:
+    said, asked = fold(condition), fold(question)
+    for a, b in datafiles.load("statements")["opposites"]["pairs"]:
+        for x, y in ((fold(a), fold(b)), (fold(b), fold(a))):
+            if _has_word(said, x) and _has_word(asked, y) and not _has_word(asked, x):
+                return True
+    return False
+
+
+def _has_word(text: str, phrase: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text) is not None
 
 
 @cache
@@ -180,10 +199,11 @@ def asked_concepts(u: Understood, asked: Asked) -> set[str]:
 
 
 def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: set[str],
-             topic: set[str]) -> str:  # fmt: skip
+             topic: set[str], plain: list[set[str]]) -> str:  # fmt: skip
     """The verdict a statement fact gives the question, or "" (see the module docstring).
-    ``topic``: the concepts the rule opens with, which "it" stands for."""
-    if fact["limits"] or condition_share(fact, asked_stems) < MIN_CONDITION_SHARE:
+    ``topic``: the concepts the rule opens with, which "it" stands for; ``plain``: the
+    question's own words (not names), which the clause itself must hold."""
+    if fact["limits"] or condition_share(fact, asked_stems, asked.text) < MIN_CONDITION_SHARE:
         return ""
     if (
         _pronoun().search(fold(fact["outcome"]))
@@ -192,15 +212,27 @@ def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: se
     ):
         return ""  # "It can also be activated ..." said of a Field Spell is not of a trap
     said = fact["modality"]
+    own = _stems(f"{fact['condition']} {fact['outcome']}")
+    if not holds(own, plain):
+        return ""  # "players may concede" does not say whether an effect can force it
     if said in ("does", "does-not") and asked.action and asked.action not in fact["action"].split():
         return ""  # "does the starting player draw" is not "... skips his first Draw Phase"
     if said in ("does", "does-not"):
-        own = _content(fact["outcome"], skip)
-        if not own or len(own & asked_stems) < MIN_CLAUSE_SHARE * len(own):
+        # What the clause says is done is what the question asks is done: its words but the
+        # names it holds are the question's ("skip the recovery phase" does not answer "do I
+        # get a recovery phase").
+        named = {
+            s for c in fact["concepts"].split() for a in asked.forms.of(c) for s in a.split("|")
+        }
+        own = _content(fact["outcome"], skip) - named
+        if not own <= asked_stems:
             return ""
     else:
+        # What the modality is said of: the words before it in its own part of the clause
+        # (after "Different from chants with [Trigger]," or "Immediately after ...,").
+        before = fact["subject"].rpartition(",")[2]
         subject = [
-            w for w in words(fact["subject"])
+            w for w in words(before)
             if w not in skip and len(w) > 1 and not lexicon().negated_subjects.search(w)
         ]  # fmt: skip
         if not {stem(w) for w in subject} <= asked_stems:
@@ -240,10 +272,14 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
     _, negations = _limiting_words()
     if asked.unknown or asked.unresolved or negations.search(fold(u.text)):
         return None
+    if lexicon().quantities(u.text):
+        return None  # "more than once", "2 copies": a count, which no modality weighs
     required = required_words(conn, u)
     if len(required) < 2:
         return None  # too little said to find the clause that says it
-    asked_stems = {a for alternatives in required for a in alternatives for a in a.split("|")}
+    asked_stems = asked_words(u, required)
+    # The question's own words, each written one way (not a name with renderings).
+    plain = [r for r in required if len(r) == 1 and "|" not in next(iter(r))]
     skip = _skipped(conn)
     top = [p for p in asked.passages[:PASSAGES] if p["features"]["coverage"] >= MIN_COVERAGE]
     facts = run(conn, "verdict_rule_statements", ids=[p["id"] for p in top])
@@ -258,13 +294,13 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
         # A clause whose condition the question states, even in part, may be the exception
         # the question is about ("However, if this is the first turn of the game, the player
         # doesn't draw a card"): what the passage says without a condition is not safe then.
-        doubt = any(condition_share(f, asked_stems) >= MIN_DOUBT_SHARE
+        doubt = any(condition_share(f, asked_stems, u.text) >= MIN_DOUBT_SHARE
                     for f in mine if f["condition"])  # fmt: skip
         topic = next((_ids(f["concepts"]) for f in mine if _ids(f["concepts"])), set())
         for fact in stating:
             if doubt and not fact["condition"]:
                 continue
-            verdict = _reading(fact, asked, asked_stems, skip, topic)
+            verdict = _reading(fact, asked, asked_stems, skip, topic, plain)
             if verdict:
                 readings.append((fact, verdict))
     # A clause under a condition the question states is the more specific rule ("However, if
