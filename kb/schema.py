@@ -297,6 +297,8 @@ TABLES: dict[str, Table] = {
     # (JSON {game: rules}): kb ask corrects misspelt words against it, weighs words by rarity
     # and guesses the game a question is about from words only one game uses.
     "search_vocab": table({"term": str, "rules": int, "games": str}, "term"),
+    # Everyday English words spelt right (ingest/english.py): never a typo of a corpus word.
+    "common_words": table({"word": str}, "word"),
     # A machine translation read in official terms; the raw text stays in rules.text.
     "readings": record_table(
         Reading, pk="rule", foreign_keys=[("rule", "rules", "id")], stored={"changes": AS_JSON}

@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import replace
-from functools import cache
 
+from ..english import unigrams
 from ..records import Line
 from .base import Context, sub_recorded
 
@@ -29,23 +29,15 @@ _SHORT_PARTS = {"a", "i"}
 _MAX_PART = 24
 
 
-@cache
-def _unigrams() -> tuple[dict[str, float], float]:
-    import wordsegment
-
-    wordsegment.load()
-    return wordsegment.UNIGRAMS, wordsegment.Segmenter.TOTAL
-
-
 def _count(word: str, vocabulary: frozenset[str]) -> float:
-    unigrams, _ = _unigrams()
-    count = unigrams.get(word, 0.0)
+    counts, _ = unigrams()
+    count = counts.get(word, 0.0)
     return max(count, _VOCABULARY_COUNT) if word in vocabulary else count
 
 
 def _segment(text: str, vocabulary: frozenset[str]) -> list[str]:
     """Most probable segmentation of ``text`` under the unigram model (Viterbi)."""
-    _, total = _unigrams()
+    _, total = unigrams()
     best: list[tuple[float, int]] = [(0.0, 0)] + [(-math.inf, 0)] * len(text)
     for end in range(1, len(text) + 1):
         for start in range(max(0, end - _MAX_PART), end):

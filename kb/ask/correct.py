@@ -28,11 +28,12 @@ def correct(conn: sqlite3.Connection, text: str, vocab: Vocabulary) -> tuple[str
     if unknown:
         unknown -= {r["term"] for r in run(conn, "ask_word_counts", words=sorted(unknown))}
     if unknown:
-        # An inflection of a word the index has ("going": "go") is English spelt right, not a
-        # typo of a closer word ("giong").
+        # An inflection of a word the index has ("going": "go"), or everyday English
+        # ("piece"), is spelt right, not a typo of a close corpus word ("giong", "pierce").
         stems = {w: stem(w) for w in unknown}
         known = {r["term"] for r in run(conn, "ask_word_counts", words=sorted(set(stems.values())))}
-        unknown = {w for w in unknown if stems[w] not in known}
+        common = set(column(conn, "ask_common_words", words=sorted(unknown)))
+        unknown = {w for w in unknown if stems[w] not in known and w not in common}
     if not unknown:
         return text, {}
     from rapidfuzz import fuzz, process

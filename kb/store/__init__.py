@@ -39,7 +39,10 @@ _Step = Callable[[sqlite_utils.Database, PipelineResult], None]
 # every row it refers to.
 STEPS: list[tuple[str, list[_Step]]] = [
     ("write games, documents, sections", [corpus.write_meta, corpus.write_documents]),
-    ("write rules and the full-text index", [corpus.write_rules, corpus.write_search_vocab]),
+    (
+        "write rules and the full-text index",
+        [corpus.write_rules, corpus.write_search_vocab, corpus.write_common_words],
+    ),
     ("write repairs and duplicates", [corpus.write_cleaning]),
     ("write alignments, checks and version changes", [links.write_links]),
     (

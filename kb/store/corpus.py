@@ -11,11 +11,12 @@ from typing import Any
 
 import sqlite_utils
 
+from ingest.english import common_words
 from ingest.pipeline import PipelineResult
 from ingest.records import DocumentResult, Rule
 from ingest.text import CJK_RUN, fold, index_form, words
 
-from .. import schema
+from .. import datafiles, schema
 from .rows import insert_records, insert_rows
 
 
@@ -115,6 +116,13 @@ def _fts_row(rule: Rule, section_path: str, reading: str = "") -> tuple[str, str
     title = " ".join(p for p in (rule.number, section_path, rule.label, rule.title) if p)
     body = index_form(rule.text)
     return index_form(title), body, fold(index_form(title) + " " + body + " " + index_form(reading))
+
+
+def write_common_words(db: sqlite_utils.Database, result: PipelineResult) -> None:
+    """The everyday English words kb ask never corrects (kb/data/query.toml [typos])."""
+    typos = datafiles.load("query")["typos"]
+    found = common_words(typos["common_word_count"], typos["min_letters"])
+    insert_rows(db, "common_words", ({"word": w} for w in found))
 
 
 def write_search_vocab(db: sqlite_utils.Database, result: PipelineResult) -> None:

@@ -86,7 +86,7 @@ def _skipped(conn: sqlite3.Connection) -> set[str]:
     return skip | {fold(a) for aliases in load_vocabulary(conn).games.values() for a in aliases}
 
 
-_CLITIC = re.compile(r"['’](?:s|t|d|ll|re|ve|m)\b")
+_CLITIC = re.compile(r"n['’]t\b|['’](?:s|t|d|ll|re|ve|m)\b")
 
 
 def _alternatives(texts: list[str]) -> set[str]:
