@@ -40,12 +40,17 @@ def register_functions(conn: sqlite3.Connection) -> None:
     conn.create_function("kb_match", 1, kb_match, deterministic=True)
 
 
+class Connection(sqlite3.Connection):
+    """A connection that values read once per database can be cached against (a plain
+    sqlite3.Connection takes no weak reference)."""
+
+
 def connect(path: Path | str) -> sqlite3.Connection:
     """Open an existing knowledge base read-only; raise KbError if it is missing or not one."""
     path = Path(path)
     if not path.is_file():
         raise KbError(f"{path}: no knowledge base here (run `kb build` first, or pass --db)")
-    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, factory=Connection)
     conn.row_factory = sqlite3.Row
     register_functions(conn)
     try:

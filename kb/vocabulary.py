@@ -9,8 +9,10 @@ engine.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
+import weakref
 from typing import Any
 
 from ingest.text import CJK_RUN, cjk_bigrams, fold, name_key, words
@@ -58,15 +60,23 @@ class Vocabulary:
 VOCABULARY_KEY = "ask_vocabulary"
 
 
+# The vocabulary read from each open connection: decoding it is most of what reading it costs,
+# and one question reads it in several places.
+_LOADED: weakref.WeakKeyDictionary[sqlite3.Connection, Vocabulary] = weakref.WeakKeyDictionary()
+
+
 def load_vocabulary(conn: sqlite3.Connection) -> Vocabulary:
     """The precomputed vocabulary of the database, or computed now for a database without it."""
+    if conn in _LOADED:
+        return _LOADED[conn]
     try:
         row = first(conn, "meta_value", key=VOCABULARY_KEY)
     except sqlite3.OperationalError:
         row = None
-    if row is not None:
-        return Vocabulary(**json.loads(row["value"]))
-    return compute_vocabulary(conn)
+    vocab = Vocabulary(**json.loads(row["value"])) if row is not None else compute_vocabulary(conn)
+    with contextlib.suppress(TypeError):  # a plain connection: read it again next time
+        _LOADED[conn] = vocab
+    return vocab
 
 
 def _phrase_rows(conn: sqlite3.Connection, query: str) -> list[dict[str, Any]]:

@@ -23,7 +23,7 @@ import sys
 import time
 from typing import Any, BinaryIO
 
-from ..db import register_functions
+from ..db import Connection, register_functions
 from .frames import read_frame, write_frame
 from .sqlguard import guard
 
@@ -32,7 +32,9 @@ NICE = 10
 
 def connect(path: str) -> sqlite3.Connection:
     """Read-only and immutable, like Datasette's connection to the knowledge base."""
-    conn = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+    conn = sqlite3.connect(
+        f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False, factory=Connection
+    )
     conn.row_factory = sqlite3.Row
     conn.text_factory = lambda b: str(b, "utf-8", "replace")
     register_functions(conn)
