@@ -26,6 +26,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from ingest.text import fold
+
 REPO = Path(__file__).resolve().parents[1]
 NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 
@@ -41,14 +43,14 @@ def judge(q: dict[str, Any], answer: dict[str, Any] | None) -> str:
         return "wrong" if answer is not None else "right"
     if not verdict:
         return "abstained"
-    text = verdict.lower()
+    text = fold(verdict)  # accept phrases are written without accents
     if q["type"] == "yesno":
         return "right" if text == q["expect"] else "wrong"
     if q["type"] == "how_many":
         expected = _numbers(q["expect"])
         if expected and _numbers(text)[: len(expected)] == expected:
             return "right"
-    accept = [a.lower() for a in q.get("accept", [])] or [q["expect"].lower()]
+    accept = [fold(a) for a in q.get("accept", [])] or [fold(q["expect"])]
     # "do the materials go to the graveyard" answered "no": right when the expected outcome
     # opens with that answer ("no, the materials are not sent ...").
     opening = re.match(r"(yes|no)\b", q["expect"].lower())

@@ -1,5 +1,5 @@
 -- title: Passages with their context
--- description: Rules by sequence number (a JSON list) with their document (and the newest version of it, when it is superseded), section, card mentions, card data, timing nodes and official-terms reading: what kb ask ranks.
+-- description: Rules by sequence number or id (JSON lists) with their document (and the newest version of it, when it is superseded), section, card mentions, card data, timing nodes and official-terms reading: what kb ask ranks.
 select
   r.seq, r.id, r.document, r.section, r.game, r.lang, r.langs, r.kind, r.number, r.label, r.title,
   r.text, r.era, r.depth, r.line_start, r.line_end, d.provenance, d.file, d.variant, d.translation_of,
@@ -14,4 +14,5 @@ from rules r
 join documents d on d.id = r.document
 join sections s on s.id = r.section
 where r.seq in (select value from json_each(coalesce(nullif(:seqs, ''), '[]')))
+   or r.id in (select value from json_each(coalesce(nullif(:ids, ''), '[]')))
 order by r.seq

@@ -14,6 +14,7 @@ from ..question import Understood
 from . import statement
 from .asked import Asked
 from .named import stems
+from .originals import original
 
 # How many of the ranked passages a verdict may be read from, and the share of the question
 # each must cover at least (kb ask's coverage feature).
@@ -32,14 +33,16 @@ def says_all(conn: sqlite3.Connection, passage: dict[str, Any], required: list[s
 
 
 def best(u: Understood, asked: Asked) -> list[dict[str, Any]]:
-    """The passages a verdict may be read from (see the module docstring); none for a
-    question of no known game ("speed duel starting LP": no game's rules answer it)."""
+    """The passages a verdict may be read from (see the module docstring), machine
+    translations read in their source; none for a question of no known game ("speed duel
+    starting LP": no game's rules answer it)."""
     game = u.game or u.game_hint or ""
     if asked.unknown or not game:
         return []
     required = statement.required_words(asked.conn, u)
-    return [
-        p for p in asked.passages[:PASSAGES]
+    found = [
+        original(asked.conn, p) for p in asked.passages[:PASSAGES]
         if p["features"]["coverage"] >= MIN_COVERAGE and p["game"] == game
-        and says_all(asked.conn, p, required)
     ]  # fmt: skip
+    kept = [p for p in found if says_all(asked.conn, p, required)]
+    return list({p["id"]: p for p in kept}.values())

@@ -31,6 +31,7 @@ from ...vocabulary import load_vocabulary
 from ..question import Understood, stopwords
 from .asked import Asked, cue_phrases, cue_words, lexicon
 from .common import Verdict, because
+from .originals import original
 
 # The passages a sentence may come from: the first ones kb ask ranks, covering this share of
 # the question at least (kb ask's coverage feature).
@@ -99,6 +100,13 @@ def _alternatives(texts: list[str]) -> set[str]:
     return out
 
 
+def _game_names(conn: sqlite3.Connection, folded: str) -> list[tuple[int, int]]:
+    """Where the question names a game ("Force of Will"): the game, not words of it."""
+    aliases = {a for names in load_vocabulary(conn).games.values() for a in names if " " in a}
+    return [(m.start(), m.end()) for a in aliases
+            for m in re.finditer(rf"(?<!\w){re.escape(a)}(?!\w)", folded)]  # fmt: skip
+
+
 def required_words(
     conn: sqlite3.Connection,
     u: Understood,
@@ -111,7 +119,7 @@ def required_words(
     # Positions stay those of the question: a possessive or a contraction ("opponent's",
     # "can't") is blanked, not removed.
     folded = list(_CLITIC.sub(lambda m: " " * len(m.group()), fold(u.text)))
-    for start, end in apart:
+    for start, end in [*apart, *_game_names(conn, "".join(folded))]:
         folded[start:end] = [" "] * (end - start)
     folded = "".join(folded)
     skip = _skipped(conn)
@@ -267,10 +275,18 @@ def context(conn: sqlite3.Connection, passage: dict[str, Any]) -> list[str]:
     return [passage.get("title") or "", passage.get("section_path") or "", *names]
 
 
+def _asking_sentence(text: str) -> str:
+    """The sentence that asks ("My ruler doesn't have [Grimoire]. Can I still bring an extra
+    deck?": the second): a negation elsewhere supposes, it does not ask "can't I"."""
+    sentences = [s for s in re.split(r"(?<=[.?!。？！])\s+", text.strip()) if s.strip()]
+    asking = [s for s in sentences if s.rstrip().endswith(("?", "？"))]
+    return (asking or sentences or [text])[-1]
+
+
 def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """Yes or no, read from the clause of the best passages that states the question."""
     _, negations = _limiting_words()
-    if asked.unknown or asked.unresolved or negations.search(fold(u.text)):
+    if asked.unknown or asked.unresolved or negations.search(fold(_asking_sentence(u.text))):
         return None
     if lexicon().quantities(u.text):
         return None  # "more than once", "2 copies": a count, which no modality weighs
@@ -282,6 +298,7 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
     plain = [r for r in required if len(r) == 1 and "|" not in next(iter(r))]
     skip = _skipped(conn)
     top = [p for p in asked.passages[:PASSAGES] if p["features"]["coverage"] >= MIN_COVERAGE]
+    top = list({p["id"]: p for p in (original(conn, p) for p in top)}.values())
     facts = run(conn, "verdict_rule_statements", ids=[p["id"] for p in top])
     readings = []
     for p in top:
