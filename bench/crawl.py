@@ -182,9 +182,9 @@ def report(
         "seconds": round(seconds, 1),
         "statuses": dict(sorted(Counter(str(r.status) for r in results).items())),
         "broken": len(broken),
-        "broken_examples": [
+        "broken_links": [
             {"path": r.path, "status": r.status, "linked_from": referrer.get(r.path)}
-            for r in broken[:10]
+            for r in broken
         ],
         "largest": [row(r) for r in largest],
         "slowest": [row(r) for r in slowest],
@@ -204,8 +204,10 @@ def print_report(rep: dict[str, Any]) -> None:
     )
     print("statuses: " + ", ".join(f"{k}: {v}" for k, v in rep["statuses"].items()))
     print(f"broken internal links (4xx/5xx or no answer): {rep['broken']}")
-    for b in rep["broken_examples"]:
+    for b in rep["broken_links"][:10]:
         print(f"  {b['status']}  {b['path']}  (linked from {b['linked_from']})")
+    if rep["broken"] > 10:
+        print(f"  ... and {rep['broken'] - 10} more (--json lists them all)")
     print("largest answers by transferred size (KB compressed / KB uncompressed):")
     for r in rep["largest"]:
         print(
