@@ -163,7 +163,14 @@ def test_card_aliases_archetypes_and_data(conn: sqlite3.Connection) -> None:
     assert find_card(conn, 'Star-vader, "Omega" Glendios').card["game"] == "vanguard"
     honest = find_card(conn, "honest")
     assert honest.exact and honest.card["name"] == "Honest"
-    assert {a["alias"] for a in card_view(conn, "honest")["aliases"]} == {"Honest", "honest"}
+    # its names as written, and in Chinese (ingest/data/cards.toml); nothing else ("Honest
+    # Merchant" is not Honest)
+    assert {a["alias"] for a in card_view(conn, "honest")["aliases"]} == {
+        "Honest",
+        "honest",
+        "欧尼斯特",
+    }
+    assert find_card(conn, "欧尼斯特").card["name"] == "Honest"
     facts = {
         f["field"]: f["value"] for f in card_view(conn, "breaker-the-magical-warrior")["facts"]
     }

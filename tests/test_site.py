@@ -425,7 +425,10 @@ def test_card_page_shows_the_changed_rulings_warning_and_rulings_by_timing(site:
     bullet = part(page.html, "article", "ygo-damage-step:van-de-honest.1")
     assert bullet.find("div", class_="rule-body", lang="vi")
     assert bullet.find("a", class_="card-ref", href="/card/injection-fairy-lily")
-    assert {text_of(a) for a in page.find("span", class_="alias")} == {"Honest", "honest"}
+    aliases = page.find("span", class_="alias")
+    assert {text_of(a) for a in aliases} == {"Honest", "honest", "欧尼斯特"}
+    # the Chinese name marked as Chinese, for screen readers and fonts
+    assert [a["attrs"].get("lang") for a in aliases if text_of(a) == "欧尼斯特"] == ["zh"]
     assert "case variant" in page.text
 
     data = site.json("/card/honest.json")

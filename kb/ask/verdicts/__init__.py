@@ -23,7 +23,7 @@ from .common import Verdict
 from .order import priority
 from .outcome import what_happens
 from .permission import when, yes_no
-from .quantity import how_many, in_passages
+from .quantity import in_passages
 from .restriction import copies, status
 from .statement import modal_sentence
 
@@ -32,7 +32,7 @@ RESOLVERS = {
     "when": [when, when_passages.in_passages],
     "which_first": [priority],
     "what_happens": [what_happens, happens.in_passages],
-    "how_many": [card_data.value, copies, how_many, in_passages],
+    "how_many": [card_data.value, copies, in_passages],
 }
 
 

@@ -1,9 +1,11 @@
-"""How many: the number a rule sets for what the question counts.
+"""How many: the number the best passages set for what the question counts.
 
 A quantity fact counts a concept (the term named right after its number: "50 cards", "four
-copies") in the context of the concepts of its sentence and section ("Main Deck"). A fact
-answers when it names every concept the question names; of those, the ones counting what the
-question counts, and the most specific. Facts that still disagree give no verdict.
+copies") and is said of one (the last other concept before it in its clause: "the
+Semi-Limited card ... only 2 cards"). A number answers when its passage is among the first
+kb ask ranks for the question, it counts what the question counts, is said of what the
+question names (in its own clause or its section), and the question states what qualifies
+it; the passages that answer must agree.
 
 On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
 """
@@ -113,18 +115,6 @@ def _newest(facts: list[Fact]) -> list[Fact]:
     return [f for f in facts if not f["version"] or f["version"] == newest]
 
 
-def _asked_words(u: Understood) -> set[str]:
-    """The stems of the question's own words that a fact must hold too: its content words
-    but the words that ask for a number ("size", "max", "bao nhiêu")."""
-    data = query_data()["quantity"]
-    cue_words = {
-        w
-        for cue in [*data["cues"], *data["limits"], *sum(data["asks"].values(), [])]
-        for w in fold(cue).split()
-    }
-    return {stem(w) for w in u.words if w not in cue_words and not w.isdigit()}
-
-
 # Of what qualifies a fact's count ("cards with the sentinel ability"), this share of the
 # words at least must be the question's.
 MIN_QUALIFIER_SHARE = 0.5
@@ -141,59 +131,6 @@ def _qualified(fact: Fact, u: Understood) -> bool:
     measure |= {stem(w) for w in re.split(r"[-\s]+", unit) if w}
     rest = said - measure
     return len(rest & asked) >= MIN_QUALIFIER_SHARE * len(rest)
-
-
-def _fits(
-    facts: list[Fact], u: Understood, wanted: set[str], counted: set[str], forms: Forms
-) -> list[Fact]:
-    """The facts that count what the question counts, are said of everything else it names
-    and hold its other words, at the moment it names (if any)."""
-    nodes = {t["node"] for t in u.timing}
-    words_ = _asked_words(u)
-    out = []
-    for f in facts:
-        if not _about_wanted(f, wanted - counted, forms, stems(f["context"])):
-            continue
-        if f["unit"] not in counted or not _qualified(f, u):
-            continue
-        if words_ and not words_ <= {stem(w) for w in words(fold(f"{f['quote']} {f['context']}"))}:
-            continue
-        if nodes and f["moment"] not in nodes:
-            continue
-        if not (wanted - counted) <= set(f["concepts"].split()) | ({f"timing:{f['moment']}"}):
-            continue
-        out.append(f)
-    return out
-
-
-def how_many(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
-    game = u.game or u.game_hint or ""
-    found = _concepts(u, asked)
-    wanted = {c for _, c in found} - _GENERIC
-    counted = _counted(u, found)
-    if not game or not counted or asked.unknown:
-        return None
-    facts = _fits(run(conn, "verdict_quantities", game=game), u, wanted, counted, Forms(conn))
-    versions = re.findall(r"\d+\.\d+", u.text)
-    if versions:
-        facts = [f for f in facts if f["version"] in versions]
-    facts = _newest(facts)
-    if not facts:
-        return None
-    extra = min(len(set(f["concepts"].split()) - wanted) for f in facts)
-    best = [f for f in facts if len(set(f["concepts"].split()) - wanted) == extra]
-    bound = _bound_asked(u.text)
-    values = {_value(f, bound) for f in best}
-    if len(values) != 1:
-        return None
-    value = values.pop()
-    return Verdict(
-        value,
-        f"{value}: {best[0]['quote']}",
-        [because(conn, f) for f in best],
-        kind="quantity",
-        moment=best[0]["moment"],
-    )
 
 
 def _counts(fact: Fact, counted: set[str]) -> bool:
@@ -267,4 +204,4 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
                    kind="quantity", moment=matching[0]["moment"])  # fmt: skip
 
 
-__all__ = ["how_many", "in_passages", "lexicon"]
+__all__ = ["in_passages", "lexicon"]
