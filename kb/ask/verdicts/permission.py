@@ -70,6 +70,9 @@ class _Moments:
     def __init__(self, conn: sqlite3.Connection, cards: set[str], known: bool) -> None:
         self.conn, self.cards, self.known = conn, cards, known
         self.stems: set[str] = set()  # the question's words (statement.required_words)
+        # The class asked about is narrowed by words after it ("a Quick-Play Spell that only
+        # boosts ATK"): what holds for some of its cards may be what holds for those.
+        self.narrowed = False
         self.cache: dict[str, set[str]] = {}
         self.facts: dict[str, list[Fact]] = {}
 
@@ -99,6 +102,15 @@ class _Moments:
             return self.known and bool(self.cards & self.members(f["subject"][6:]))
         return f["subject"][5:] in self.cards
 
+    def holds_all(self, f: Fact) -> bool:
+        """The fact is about every card asked about (a Continuous Trap asked about is not
+        decided by what holds for the Continuous Traps that change ATK/DEF)."""
+        if f["subject"] == "*":
+            return True
+        if f["subject"].startswith("class:"):
+            return self.known and self.cards <= self.members(f["subject"][6:])
+        return self.cards == {f["subject"][5:]}
+
 
 def _by_class(m: _Moments, node: str) -> Decision | None:
     """The facts about classes, by which of them hold the card(s) asked about. A limit on
@@ -109,6 +121,11 @@ def _by_class(m: _Moments, node: str) -> Decision | None:
     ]  # fmt: skip
     allow = [f for f in said if f["modality"] in _ALLOW and m.holds(f)]
     deny = [f for f in said if f["modality"] == "cannot" and m.holds(f)]
+    whole = [f for f in allow + deny if m.holds_all(f)]
+    if len(whole) < len(allow + deny):
+        # What holds for some of the cards asked about (a class): it depends on the card,
+        # unless the question narrows the class to cards no fact is said of by name.
+        return None if m.narrowed else Decision("depends", allow + deny, node, "on the card")
     if allow and deny:
         return Decision("conflict", allow + deny, node)
     if allow or deny:
@@ -249,6 +266,17 @@ def _sentence(verdict: str, name: str, decisions: list[Decision], conn: sqlite3.
     return f"{opening}: {name} {where}."
 
 
+def _narrowed(u: Understood, asked: Asked) -> bool:
+    """Words right after the class asked about narrow it ("that only boosts ATK", "with
+    [Flying]")."""
+    if not asked.classes:
+        return False
+    cls = asked.classes[0]
+    rest = fold(u.text)[cls["start"] + len(cls["text"]) :].split()
+    narrowing = {fold(w) for w in query_data()["classes"]["narrowing"]}
+    return bool(rest) and rest[0] in narrowing
+
+
 def _bare(u: Understood) -> bool:
     """The question names a card or class, a moment and nothing else it does ("Shrink at
     damage calc, ok?"): it asks whether the card may be activated then. Terms beyond the
@@ -269,6 +297,7 @@ def yes_no(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
     if not cards or not nodes or asked.unresolved or action not in ("activate", "chain"):
         return None
     moments = _Moments(conn, cards, known)
+    moments.narrowed = not u.cards and _narrowed(u, asked)
     required = statement.required_words(conn, u)
     moments.stems = {a for alternatives in required for a in alternatives for a in a.split("|")}
     asked_cards = {c["id"] for c in u.cards}
