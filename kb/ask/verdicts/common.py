@@ -58,3 +58,15 @@ def moment_name(conn: sqlite3.Connection, node: str) -> str:
 
 def lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
+
+
+def at_moment(name: str) -> str:
+    """A moment's name after a verb: "before damage calculation", "at the start of the
+    Damage Step", "in the Battle Step"."""
+    lowered = lower_first(name)
+    first = lowered.split(" ", 1)[0]
+    if first in ("before", "after", "during", "at", "in", "on", "when"):
+        return lowered
+    if first in ("start", "end", "beginning"):
+        return f"at the {lowered}"
+    return f"in the {name}"

@@ -22,7 +22,7 @@ from ...db import column, first, run
 from ..question import Understood, query_data, stopwords
 from . import statement
 from .asked import Asked, cue_words, lexicon
-from .common import Verdict, because, moment_name
+from .common import Verdict, at_moment, because, moment_name
 
 Fact = dict[str, Any]
 _ALLOW = ("can", "only")
@@ -259,8 +259,7 @@ def _sentence(verdict: str, name: str, decisions: list[Decision], conn: sqlite3.
     for d in decisions:
         verb = {"yes": "can", "no": "cannot", "depends": "can"}[d.verdict]
         why = f" ({d.why})" if d.why else ""
-        moment = moment_name(conn, d.node)
-        parts.append(f"{verb} be activated {moment[:1].lower()}{moment[1:]}{why}")
+        parts.append(f"{verb} be activated {at_moment(moment_name(conn, d.node))}{why}")
     where = "; ".join(parts)
     opening = {"yes": "Yes", "no": "No", "depends": "It depends"}[verdict]
     return f"{opening}: {name} {where}."
