@@ -16,8 +16,7 @@ import sqlite3
 from typing import Any
 
 from ..question import Understood
-from . import card_data, happens
-from . import when as when_passages
+from . import card_data, happens, when_passages
 from .asked import Asked
 from .common import Verdict
 from .order import priority
