@@ -9,6 +9,7 @@ On the ``kb ask`` path: standard library, rapidfuzz and ``ingest.text`` only.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -29,6 +30,9 @@ def windows(tokens: list[Token], vs_at: int | None) -> Iterator[tuple[int, int]]
                 yield i, i + n
 
 
+_POSSESSIVE = re.compile(r"['’]s?$")
+
+
 class CardFinder:
     """Finds card names in the tokens of one question, marking what it takes in ``used``."""
 
@@ -47,6 +51,13 @@ class CardFinder:
 
     def _key(self, i: int, j: int) -> str:
         return name_key(" ".join(t.text for t in self.tokens[i:j]))
+
+    def _owner_key(self, i: int, j: int) -> str:
+        """The window's key without a possessive on its last word ("D.D. Warrior Lady's
+        effect" names D.D. Warrior Lady)."""
+        words = [t.text for t in self.tokens[i:j]]
+        words[-1] = _POSSESSIVE.sub("", words[-1])
+        return name_key(" ".join(words))
 
     def _take(self, i: int, j: int, row: dict[str, Any], score: float, exact: bool) -> None:
         self.taken.update(range(i, j))
@@ -71,7 +82,8 @@ class CardFinder:
             if self.taken & set(range(i, j)):
                 continue
             key = self._key(i, j)
-            hits = {c["card"]: c for c in self.by_key.get(key, [])}
+            rows = self.by_key.get(key) or self.by_key.get(self._owner_key(i, j), [])
+            hits = {c["card"]: c for c in rows}
             if len(hits) == 1:
                 self._take(i, j, next(iter(hits.values())), 100.0, True)
             elif len(hits) > 1:

@@ -156,6 +156,7 @@ def cue_words() -> frozenset[str]:
 # Shorter words the index lacks are function words its stopword lists miss ("got"), not
 # what a question is about.
 UNKNOWN_MIN_LETTERS = 4
+ADVERB_MIN_LETTERS = 6
 
 
 class Asked:
@@ -201,7 +202,8 @@ class Asked:
         expanded = {w for key in u.expansions for w in key.split()}  # "rearrange": its forms
         parts = {w: re.findall(r"[^\W\d_]+", w) for w in u.words}
         stems = {w: stem(w) for w in u.words}
-        looked_up = {p for ps in parts.values() for p in ps} | set(u.words) | set(stems.values())
+        part_stems = {p: stem(p) for ps in parts.values() for p in ps}
+        looked_up = set(part_stems) | set(part_stems.values()) | set(u.words) | set(stems.values())
         known = {r["term"] for r in run(self.conn, "ask_word_counts", words=sorted(looked_up))}
         unknown = [
             w
@@ -209,7 +211,10 @@ class Asked:
             if w not in known
             and stems[w] not in known  # "going": the index has "go"
             and w not in expanded
-            and not (parts[w] and all(p in known for p in parts[w]))
+            # "damage-inflicting": each part is known, as written or as its stem
+            and not (parts[w] and all(p in known or part_stems[p] in known for p in parts[w]))
+            # an adverb ("actually", "immediately") says how, not what the question is about
+            and not (w.endswith("ly") and len(w) >= ADVERB_MIN_LETTERS)
             and not CJK_RUN.search(w)
             and not re.fullmatch(r"[\d.,]+", w)  # numbers and versions ("8.01")
             and w not in cue_words()

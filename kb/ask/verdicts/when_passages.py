@@ -61,7 +61,9 @@ def _answer(conn: sqlite3.Connection, p: dict[str, Any], u: Understood,
             return time, fact
         if fact["condition"] and not cards and _names_a_time(fact["condition"]):
             return f"when {fact['condition']}", fact  # "may initiate battle if it is main timing"
-        nodes = (p.get("nodes") or "").split()
+        # A moment the question names already ("when in the Damage Step"): no answer.
+        named = {t["node"] for t in u.timing}
+        nodes = [n for n in (p.get("nodes") or "").split() if n not in named]
         if nodes:
             names = [_where(conn, n) for n in nodes]
             return "; ".join(dict.fromkeys(names)), fact
