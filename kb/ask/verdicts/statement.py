@@ -23,7 +23,7 @@ from functools import cache
 from typing import Any
 
 from ingest.sentences import split_sentences
-from ingest.text import CJK_RUN, fold, stem, words
+from ingest.text import CJK_CHARS, CJK_RUN, fold, stem, words
 
 from ... import datafiles
 from ...db import first, run
@@ -85,8 +85,16 @@ def _stems(text: str) -> set[str]:
 def _skipped(conn: sqlite3.Connection) -> set[str]:
     """Words a question holds that say nothing of its subject: function and cue words, the
     names of the games."""
-    skip = set(stopwords()) | cue_words()
+    skip = set(stopwords()) | cue_words() | _bound_words()
     return skip | {fold(a) for aliases in load_vocabulary(conn).games.values() for a in aliases}
+
+
+@cache
+def _bound_words() -> frozenset[str]:
+    """The words of the bounds a number takes ("exactly", "đúng", "at least"): how a count is
+    asked, not what."""
+    bounds = datafiles.load("statements")["bounds"].values()
+    return frozenset(w for words_ in bounds for phrase in words_ for w in fold(phrase).split())
 
 
 _CLITIC = re.compile(r"n['’]t\b|['’](?:s|t|d|ll|re|ve|m)\b")
@@ -138,10 +146,14 @@ def required_words(
         at = folded.find(key)
         if key in cue_phrases() or all(w in stopwords() for w in key.split()):
             continue  # "how many": a cue of what is asked, not a word of the subject
+        if all(w in stopwords() for f in expanded for w in fold(f).split()):
+            spans.append((at, at + len(key), set()))  # "规则": "rules", a word of no subject
+            continue
         if at >= 0 and not any(s <= at < e for s, e, _ in spans):
             spans.append((at, at + len(key), _alternatives([key, *expanded])))
     out = [alternatives for _, _, alternatives in spans if alternatives]
-    for m in re.finditer(r"\w+", folded):
+    # Words; a run of another script is a word of its own ("ocg规则下": "ocg", "规则下").
+    for m in re.finditer(rf"[^\W{CJK_CHARS}]+|[{CJK_CHARS}]+", folded):
         word = u.corrections.get(m.group(), m.group())
         if any(s <= m.start() < e for s, e, _ in spans):
             continue
@@ -273,11 +285,13 @@ def sentences(conn: sqlite3.Connection, passage: dict[str, Any]) -> list[str]:
 
 
 def context(conn: sqlite3.Connection, passage: dict[str, Any]) -> list[str]:
-    """What a passage is said under: its title, its section path and the English names of
-    the moments it belongs to (a Vietnamese heading is "Bước Chiến đấu", Battle Step)."""
+    """What a passage is said under: its title, its section path, its document's title ("FoW
+    basic rules") and the English names of the moments it belongs to (a Vietnamese heading
+    is "Bước Chiến đấu", Battle Step)."""
     nodes = (passage.get("nodes") or "").split()
     names = [row["en"] for n in nodes if (row := first(conn, "timing_node", id=n))]
-    return [passage.get("title") or "", passage.get("section_path") or "", *names]
+    title = passage.get("document_title") or ""
+    return [passage.get("title") or "", passage.get("section_path") or "", title, *names]
 
 
 def _asking_sentence(text: str) -> str:

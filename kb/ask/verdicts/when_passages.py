@@ -41,9 +41,15 @@ def _time_of(clause: str) -> str:
     return " ".join(words).rstrip(" ,.")
 
 
-def _answer(conn: sqlite3.Connection, p: dict[str, Any], u: Understood,
-            required: list[set[str]]) -> tuple[str, dict[str, Any]] | None:  # fmt: skip
-    """(when, the deciding fact) from one passage, or None."""
+def _answer(
+    conn: sqlite3.Connection,
+    p: dict[str, Any],
+    u: Understood,
+    required: list[set[str]],
+    action: str,
+) -> tuple[str, dict[str, Any]] | None:
+    """(when, the deciding fact) from one passage, or None. ``action``: what the question
+    asks is done ("activate"), which the clause must say is done."""
     cards = {c["id"] for c in u.cards}
     if cards and not cards <= set((p.get("card_ids") or "").split()):
         return None
@@ -54,6 +60,8 @@ def _answer(conn: sqlite3.Connection, p: dict[str, Any], u: Understood,
         clause = f"{fact['condition']} {fact['outcome']}"
         if fact["modality"] not in _HAPPENS or fact["limits"]:
             continue
+        if action and action not in fact["action"].split():
+            continue  # "it is flipped face-up at this time" does not say its Flip Effect activates
         if not cards and not statement.answering(clause, around, required):
             continue
         time = _time_of(clause)
@@ -103,7 +111,9 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
     required = statement.required_words(conn, u)
     if len(required) < 2 and not u.cards:
         return None
-    answers = [a for p in passages.best(u, asked) if (a := _answer(conn, p, u, required))]
+    answers = [
+        a for p in passages.best(u, asked) if (a := _answer(conn, p, u, required, asked.action))
+    ]
     if not answers or len({_base(w) for w, _ in answers[:2]}) != 1:
         return None
     when, fact = answers[0]
