@@ -28,6 +28,7 @@ ASK_FILES = {
     "ask_weights": os.path.join("kb", "data", "ask_weights.toml"),
     "statements": os.path.join("ingest", "data", "statements.toml"),
     "limits": os.path.join("kb", "data", "limits.toml"),
+    "verdict_thresholds": os.path.join("kb", "data", "verdict_thresholds.toml"),
 }
 _loaded: dict[str, Any] = {}
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from ... import datafiles
 from ...db import first
 from ..answers.common import source
 
@@ -70,3 +71,9 @@ def at_moment(name: str) -> str:
     if first in ("start", "end", "beginning"):
         return f"at the {lowered}"
     return f"in the {name}"
+
+
+def threshold(name: str) -> float:
+    """A tuned threshold of the verdicts (kb/data/verdict_thresholds.toml, written by
+    bench/tune_verdicts.py)."""
+    return datafiles.load("verdict_thresholds")["thresholds"][name]

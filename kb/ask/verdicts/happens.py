@@ -22,7 +22,7 @@ from ...db import run
 from ..question import Understood
 from . import passages, statement
 from .asked import Asked, lexicon
-from .common import Verdict, because
+from .common import Verdict, because, threshold
 from .named import stems
 from .outcome import plain
 
@@ -41,7 +41,7 @@ def _answer(conn: sqlite3.Connection, p: dict[str, Any], required: list[set[str]
             continue
         clause = f"{fact['condition']} {fact['outcome']}"
         share = statement.condition_share(fact, asked_stems, text)
-        if share < statement.MIN_CONDITION_SHARE:
+        if share < threshold("min_condition_share"):
             continue
         if statement.answering(clause, around, required):
             fitting.append((bool(fact["condition"]), fact))

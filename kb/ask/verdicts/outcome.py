@@ -21,10 +21,7 @@ from ... import datafiles
 from ...db import run
 from ..question import Understood, stopwords
 from .asked import Asked
-from .common import Verdict, because
-
-# Share of the question's content words (by stem) a condition must hold.
-MIN_SHARE = 0.6
+from .common import Verdict, because, threshold
 
 
 def _stems(text: str) -> set[str]:
@@ -57,7 +54,7 @@ def what_happens(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdi
             continue
         held = _stems(fact["condition"])
         share = len(asked_words & held) / len(asked_words) if asked_words else 1.0
-        if share >= MIN_SHARE:
+        if share >= threshold("min_outcome_share"):
             fits.append((share, fact))
     if not fits:
         return None

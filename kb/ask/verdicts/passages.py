@@ -13,15 +13,9 @@ from typing import Any
 from ..question import Understood
 from . import statement
 from .asked import Asked
+from .common import threshold
 from .named import stems
 from .originals import original
-
-# How many of the ranked passages a verdict may be read from, and the share of the question
-# each must cover at least (kb ask's coverage feature).
-PASSAGES = 3
-MIN_COVERAGE = 0.5
-# With this many content words or more, one may be the question's own ("can be made").
-MIN_REQUIRED_FOR_SLACK = 4
 
 
 def says_all(conn: sqlite3.Connection, passage: dict[str, Any], required: list[set[str]]) -> bool:
@@ -29,7 +23,8 @@ def says_all(conn: sqlite3.Connection, passage: dict[str, Any], required: list[s
     (a passage about the Flash Deck does not answer "cards in the starting hand")."""
     said = stems(" ".join([*statement.context(conn, passage), *statement.sentences(conn, passage)]))
     missing = [r for r in required if not statement.holds(said, [r])]
-    return not missing or (len(missing) == 1 and len(required) >= MIN_REQUIRED_FOR_SLACK)
+    # With enough content words, one may be the question's own ("can be made").
+    return not missing or (len(missing) == 1 and len(required) >= threshold("slack_passage_from"))
 
 
 def best(u: Understood, asked: Asked) -> list[dict[str, Any]]:
@@ -41,8 +36,8 @@ def best(u: Understood, asked: Asked) -> list[dict[str, Any]]:
         return []
     required = statement.required_words(asked.conn, u)
     found = [
-        original(asked.conn, p) for p in asked.passages[:PASSAGES]
-        if p["features"]["coverage"] >= MIN_COVERAGE and p["game"] == game
+        original(asked.conn, p) for p in asked.passages[: int(threshold("passages"))]
+        if p["features"]["coverage"] >= threshold("min_coverage") and p["game"] == game
     ]  # fmt: skip
     kept = [p for p in found if says_all(asked.conn, p, required)]
     return list({p["id"]: p for p in kept}.values())

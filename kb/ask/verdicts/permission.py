@@ -22,7 +22,7 @@ from ...db import column, first, run
 from ..question import Understood, query_data, stopwords
 from . import statement
 from .asked import Asked, cue_words, lexicon
-from .common import Verdict, at_moment, because, moment_name
+from .common import Verdict, at_moment, because, moment_name, threshold
 
 Fact = dict[str, Any]
 _ALLOW = ("can", "only")
@@ -43,7 +43,7 @@ def _met(fact: Fact, asked_cards: set[str], asked_stems: set[str], text: str = "
     needed = {c[5:] for c in (fact.get("concepts") or "").split() if c.startswith("card:")}
     if needed and needed <= asked_cards:
         return True
-    return statement.condition_share(fact, asked_stems, text) >= statement.MIN_CONDITION_SHARE
+    return statement.condition_share(fact, asked_stems, text) >= threshold("min_condition_share")
 
 
 def _specific(

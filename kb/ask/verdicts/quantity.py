@@ -23,7 +23,7 @@ from ...vocabulary import load_vocabulary
 from ..question import Understood, cue_pattern, query_data, stopwords
 from . import passages
 from .asked import Asked, lexicon
-from .common import Verdict, because
+from .common import Verdict, because, threshold
 from .named import Forms, stems
 
 Fact = dict[str, Any]
@@ -115,11 +115,6 @@ def _newest(facts: list[Fact]) -> list[Fact]:
     return [f for f in facts if not f["version"] or f["version"] == newest]
 
 
-# Of what qualifies a fact's count ("cards with the sentinel ability"), this share of the
-# words at least must be the question's.
-MIN_QUALIFIER_SHARE = 0.5
-
-
 def _qualified(fact: Fact, u: Understood) -> bool:
     """The question states what qualifies the fact's count ("with the same name")."""
     asked = {stem(w) for w in words(fold(u.text))}
@@ -130,7 +125,7 @@ def _qualified(fact: Fact, u: Understood) -> bool:
     unit = fact["unit"].partition(":")[2]
     measure |= {stem(w) for w in re.split(r"[-\s]+", unit) if w}
     rest = said - measure
-    return len(rest & asked) >= MIN_QUALIFIER_SHARE * len(rest)
+    return len(rest & asked) >= threshold("min_qualifier_share") * len(rest)
 
 
 def _counts(fact: Fact, counted: set[str]) -> bool:

@@ -30,13 +30,8 @@ from ...db import first, run
 from ...vocabulary import load_vocabulary
 from ..question import Understood, stopwords
 from .asked import Asked, cue_phrases, cue_words, lexicon
-from .common import Verdict, because
+from .common import Verdict, because, threshold
 from .originals import original
-
-# The passages a sentence may come from: the first ones kb ask ranks, covering this share of
-# the question at least (kb ask's coverage feature).
-PASSAGES = 3
-MIN_COVERAGE = 0.5
 
 # (question modality, clause reading) -> verdict; pairs not listed give none ("must X?" is
 # not answered by "X can", nor "can X?" by "X happens").
@@ -54,12 +49,6 @@ READINGS = {
     ("must", "does"): "yes",
     ("must", "does-not"): "no",
 }
-# Of a condition the clause holds, this share of its content words the question must state.
-MIN_CONDITION_SHARE = 0.5
-# With this many content words or more, one may be missing from the passage that answers.
-SLACK_FROM = 5
-# Of a condition elsewhere in the passage, this share stated makes the question maybe its case.
-MIN_DOUBT_SHARE = 0.34
 
 
 @cache
@@ -225,7 +214,9 @@ def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: se
     """The verdict a statement fact gives the question, or "" (see the module docstring).
     ``topic``: the concepts the rule opens with, which "it" stands for; ``plain``: the
     question's own words (not names), which the clause itself must hold."""
-    if fact["limits"] or condition_share(fact, asked_stems, asked.text) < MIN_CONDITION_SHARE:
+    if fact["limits"] or condition_share(fact, asked_stems, asked.text) < threshold(
+        "min_condition_share"
+    ):
         return ""
     if (
         _pronoun().search(fold(fact["outcome"]))
@@ -271,7 +262,7 @@ def answering(clause: str, around: set[str], required: list[set[str]]) -> bool:
     held = sum(1 for alternatives in required if holds(own, [alternatives]))
     missing = sum(1 for alternatives in required if not holds(own | around, [alternatives]))
     # One word of many may be the question's own ("no cards left in their deck").
-    slack = 1 if len(required) >= SLACK_FROM else 0
+    slack = 1 if len(required) >= threshold("slack_from") else 0
     return 2 * held >= len(required) and missing <= slack
 
 
@@ -316,7 +307,10 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
     # The question's own words, each written one way (not a name with renderings).
     plain = [r for r in required if len(r) == 1 and "|" not in next(iter(r))]
     skip = _skipped(conn)
-    top = [p for p in asked.passages[:PASSAGES] if p["features"]["coverage"] >= MIN_COVERAGE]
+    top = [
+        p for p in asked.passages[: int(threshold("passages"))]
+        if p["features"]["coverage"] >= threshold("min_coverage")
+    ]  # fmt: skip
     top = list({p["id"]: p for p in (original(conn, p) for p in top)}.values())
     facts = run(conn, "verdict_rule_statements", ids=[p["id"] for p in top])
     readings = []
@@ -330,7 +324,7 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
         # A clause whose condition the question states, even in part, may be the exception
         # the question is about ("However, if this is the first turn of the game, the player
         # doesn't draw a card"): what the passage says without a condition is not safe then.
-        doubt = any(condition_share(f, asked_stems, u.text) >= MIN_DOUBT_SHARE
+        doubt = any(condition_share(f, asked_stems, u.text) >= threshold("min_doubt_share")
                     for f in mine if f["condition"])  # fmt: skip
         topic = next((_ids(f["concepts"]) for f in mine if _ids(f["concepts"])), set())
         for fact in stating:
