@@ -21,6 +21,59 @@ LANGS = ("en", "vi", "zh")
 _DIGITS = r"\d{1,3}(?:[,.]\d{3})+|\d+"
 
 
+class _Found:
+    """Where a cue phrase was found: what ``re.Match`` tells of it, for ``_Cues``."""
+
+    __slots__ = ("_start", "_end", "_text")
+
+    def __init__(self, start: int, end: int, text: str) -> None:
+        self._start, self._end, self._text = start, end, text
+
+    def start(self) -> int:
+        return self._start
+
+    def end(self) -> int:
+        return self._end
+
+    def group(self) -> str:
+        return self._text
+
+
+def _is_word_char(text: str, at: int) -> bool:
+    return 0 <= at < len(text) and (text[at].isalnum() or text[at] == "_")
+
+
+class _Phrases:
+    """Phrases found in a text as a regex alternation of them, longest first and between
+    word boundaries (CJK phrases anywhere), would find them: leftmost first, the longest at
+    a place, none overlapping. Plain substring search, no pattern to compile: kb ask builds
+    these on every run, and compiling the alternations cost more than most answers."""
+
+    def __init__(self, phrases: list[str]) -> None:
+        self.phrases = sorted({p for p in phrases if p.strip()}, key=lambda p: (-len(p), p))
+        self.cjk = {p for p in self.phrases if CJK_RUN.search(p)}
+
+    def finditer(self, text: str) -> list[_Found]:
+        hits = []
+        for phrase in self.phrases:
+            at = text.find(phrase)
+            while at >= 0:
+                end = at + len(phrase)
+                if phrase in self.cjk or not (
+                    _is_word_char(text, at - 1) or _is_word_char(text, end)
+                ):
+                    hits.append((at, -len(phrase), end))
+                at = text.find(phrase, at + 1)
+        kept: list[_Found] = []
+        for start, _, end in sorted(hits):
+            if not kept or start >= kept[-1].end():
+                kept.append(_Found(start, end, text[start:end]))
+        return kept
+
+    def search(self, text: str) -> bool:
+        return bool(self.finditer(text))
+
+
 class _Cues:
     """Cue phrases found in a text: folded (an unaccented Vietnamese question reads like an
     accented rule), except the accented phrases whose folded form is an English cue word
@@ -28,18 +81,18 @@ class _Cues:
 
     def __init__(self, phrases: list[str], english: frozenset[str]) -> None:
         exact = [p for p in phrases if has_diacritics(p) and fold(p) in english]
-        self.folded = _alternation([p for p in phrases if p not in exact])
-        self.exact = _alternation(exact, _lower) if exact else None
+        self.folded = _Phrases([fold(p) for p in phrases if p not in exact])
+        self.exact = _Phrases([_lower(p) for p in exact]) if exact else None
 
-    def finditer(self, text: str) -> list[re.Match[str]]:
-        found = list(self.folded.finditer(fold(text)))
+    def finditer(self, text: str) -> list[_Found]:
+        found = self.folded.finditer(fold(text))
         if self.exact is not None:
             found += self.exact.finditer(_lower(text))
         return sorted(found, key=lambda m: m.start())
 
     def search(self, text: str) -> bool:
-        return self.folded.search(fold(text)) is not None or (
-            self.exact is not None and self.exact.search(_lower(text)) is not None
+        return bool(self.folded.finditer(fold(text))) or (
+            self.exact is not None and bool(self.exact.finditer(_lower(text)))
         )
 
 

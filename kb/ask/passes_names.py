@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 
 from ingest.text import CJK_RUN, fold, words, writing_language
 
@@ -195,16 +196,27 @@ def _qualifier_at(folded: str, start: int, end: int) -> str | None:
         words_before.pop()
     before = " ".join(words_before)
     after = folded[end : end + 20].lstrip()
-    for qualifier, cues in query_data()["qualifiers"].items():
-        for cue in sorted((fold(c) for c in cues), key=len, reverse=True):
-            if CJK_RUN.search(cue):
-                if before.endswith(cue) or after.startswith(cue):
-                    return qualifier
-            elif re.search(rf"(?<!\w){re.escape(cue)}$", before) or re.match(
-                rf"{re.escape(cue)}(?!\w)", after
-            ):
-                return qualifier
+    for qualifier, (ending, opening) in _qualifier_patterns().items():
+        if ending.search(before) or opening.match(after):
+            return qualifier
     return None
+
+
+@cache
+def _qualifier_patterns() -> dict[str, tuple[re.Pattern[str], re.Pattern[str]]]:
+    """Per qualifier, one pattern for its cues ending the text before a moment and one for
+    its cues opening the text after it (CJK cues without word boundaries): compiled once,
+    not once per cue and moment."""
+    out = {}
+    for qualifier, cues in query_data()["qualifiers"].items():
+        ordered = sorted({fold(c) for c in cues}, key=len, reverse=True)
+        cjk = "|".join(re.escape(c) for c in ordered if CJK_RUN.search(c)) or "(?!)"
+        plain = "|".join(re.escape(c) for c in ordered if not CJK_RUN.search(c)) or "(?!)"
+        out[qualifier] = (
+            re.compile(rf"(?:(?<!\w)(?:{plain})|(?:{cjk}))$"),
+            re.compile(rf"(?:(?:{plain})(?!\w)|(?:{cjk}))"),
+        )
+    return out
 
 
 def _qualified(ctx: Context, node: str, qualifier: str) -> list[dict[str, object]]:

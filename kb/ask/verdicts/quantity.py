@@ -16,7 +16,7 @@ import re
 import sqlite3
 from typing import Any
 
-from ingest.text import CJK_RUN, fold, stem, version_key, words
+from ingest.text import fold, stem, version_key, words
 
 from ...db import run
 from ...vocabulary import load_vocabulary
@@ -53,25 +53,26 @@ def _counted(u: Understood, found: list[tuple[int, str]]) -> set[str]:
     data = query_data()["quantity"]
     counts = {fold(k): v for k, v in data.get("counts", {}).items()}
     units: set[str] = set()
-    for word, unit in counts.items():
-        hit = (word in folded) if CJK_RUN.search(word) else re.search(
-            rf"(?<!\w){re.escape(word)}(?!\w)", folded)  # fmt: skip
-        if hit:
-            units |= {f"term:{unit}", f"word:{stem(word)}"} if unit else {f"word:{stem(word)}"}
+    # One pattern for all the measure words (kb ask compiles its patterns on every run).
+    for word in {m.group() for m in cue_pattern(tuple(counts)).finditer(folded)}:
+        unit = counts[word]
+        units |= {f"term:{unit}", f"word:{stem(word)}"} if unit else {f"word:{stem(word)}"}
     measures = cue_pattern(tuple(data["measures"]))
     for start, concept in found:  # "spell speed", "life points": the measure's own term
         if concept.startswith("term:") and measures.search(folded, start, start + 40):
             end = next((t["end"] for t in u.terms if t.get("start") == start), start)
             if measures.search(folded[start:end]):
                 units.add(concept)
-    cues = [m for c in data["cues"] if (m := re.search(re.escape(fold(c)), folded))]
+    cues = [
+        (at, at + len(c)) for c in (fold(c) for c in data["cues"]) if (at := folded.find(c)) >= 0
+    ]
     if cues:
-        cue = min(cues, key=lambda m: m.start())
+        _, cue_end = min(cues)
         phrase = []
-        for m in re.finditer(r"\w+", folded[cue.end() :]):
+        for m in re.finditer(r"\w+", folded[cue_end:]):
             if m.group() in stopwords():
                 break
-            phrase.append((cue.end() + m.start(), cue.end() + m.end(), m.group()))
+            phrase.append((cue_end + m.start(), cue_end + m.end(), m.group()))
         if phrase:
             end = phrase[-1][1]
             at_end = [c for pos, c in found if phrase[0][0] <= pos < end]
@@ -84,14 +85,8 @@ def _bound_asked(text: str) -> str:
     query.toml [quantity.asks])."""
     folded = fold(text)
     for bound, cues in query_data()["quantity"]["asks"].items():
-        for cue in cues:
-            c = fold(cue)
-            if (
-                (c in folded)
-                if CJK_RUN.search(c)
-                else re.search(rf"(?<!\w){re.escape(c)}(?!\w)", folded)
-            ):
-                return bound
+        if cue_pattern(tuple(cues)).search(folded):
+            return bound
     return ""
 
 

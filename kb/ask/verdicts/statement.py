@@ -28,7 +28,7 @@ from ingest.text import CJK_CHARS, CJK_RUN, fold, stem, words
 from ... import datafiles
 from ...db import first, run
 from ...vocabulary import load_vocabulary
-from ..question import Understood, stopwords
+from ..question import Understood, cue_pattern, stopwords
 from .asked import Asked, cue_phrases, cue_words, lexicon
 from .common import Verdict, because, threshold
 from .originals import original
@@ -102,8 +102,7 @@ def _alternatives(texts: list[str]) -> set[str]:
 def _game_names(conn: sqlite3.Connection, folded: str) -> list[tuple[int, int]]:
     """Where the question names a game ("Force of Will"): the game, not words of it."""
     aliases = {a for names in load_vocabulary(conn).games.values() for a in names if " " in a}
-    return [(m.start(), m.end()) for a in aliases
-            for m in re.finditer(rf"(?<!\w){re.escape(a)}(?!\w)", folded)]  # fmt: skip
+    return [(m.start(), m.end()) for m in cue_pattern(tuple(sorted(aliases))).finditer(folded)]
 
 
 def required_words(
