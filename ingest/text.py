@@ -33,7 +33,6 @@ _HAN_RANGE = (
     "\uf900-\ufaff"  # compatibility ideographs
 )
 _CJK = _KANA_RANGE + _HAN_RANGE
-CJK_CHARS = _CJK  # the ranges, for a character class of one's own ("[^\W{CJK_CHARS}]")
 CJK_RUN = re.compile(f"[{_CJK}]+")
 # Han and kana apart (HAN, KANA): compiled on first use, as kb ask never needs them and a
 # class this large costs milliseconds to compile.

@@ -23,7 +23,7 @@ from functools import cache
 from typing import Any
 
 from ingest.sentences import split_sentences
-from ingest.text import CJK_CHARS, CJK_RUN, fold, stem, words
+from ingest.text import CJK_RUN, fold, stem, words
 
 from ... import datafiles
 from ...db import first, run
@@ -105,6 +105,17 @@ def _game_names(conn: sqlite3.Connection, folded: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in cue_pattern(tuple(sorted(aliases))).finditer(folded)]
 
 
+def _script_words(folded: str) -> list[tuple[int, str]]:
+    """(position, word) of a text's words, a run of another script a word of its own
+    ("ocg规则下": "ocg", "规则下")."""
+    out = []
+    for m in re.finditer(r"\w+", folded):
+        at, token = m.start(), m.group()
+        cuts = sorted({0, len(token)} | {i for c in CJK_RUN.finditer(token) for i in c.span()})
+        out += [(at + a, token[a:b]) for a, b in zip(cuts, cuts[1:], strict=False) if b > a]
+    return out
+
+
 def required_words(
     conn: sqlite3.Connection,
     u: Understood,
@@ -140,10 +151,9 @@ def required_words(
         if at >= 0 and not any(s <= at < e for s, e, _ in spans):
             spans.append((at, at + len(key), _alternatives([key, *expanded])))
     out = [alternatives for _, _, alternatives in spans if alternatives]
-    # Words; a run of another script is a word of its own ("ocg规则下": "ocg", "规则下").
-    for m in re.finditer(rf"[^\W{CJK_CHARS}]+|[{CJK_CHARS}]+", folded):
-        word = u.corrections.get(m.group(), m.group())
-        if any(s <= m.start() < e for s, e, _ in spans):
+    for start, word in _script_words(folded):
+        word = u.corrections.get(word, word)
+        if any(s <= start < e for s, e, _ in spans):
             continue
         if word in skip or re.fullmatch(r"[\d.,]+", word) or lexicon().modality(word):
             continue  # the question's modality is read on its own
