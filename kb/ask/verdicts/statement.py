@@ -79,6 +79,14 @@ def _skipped(conn: sqlite3.Connection) -> set[str]:
 
 
 @cache
+def _polar_words() -> frozenset[str]:
+    """The words that make a clause say something does not happen ("doesn't", "không"): how
+    it is said, not what."""
+    words_ = datafiles.load("statements")["polarity"].values()
+    return frozenset(w for ws in words_ for phrase in ws for w in fold(phrase).split())
+
+
+@cache
 def _bound_words() -> frozenset[str]:
     """The words of the bounds a number takes ("exactly", "đúng", "at least"): how a count is
     asked, not what."""
@@ -246,7 +254,7 @@ def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: se
         named = {
             s for c in fact["concepts"].split() for a in asked.forms.of(c) for s in a.split("|")
         }
-        own = _content(fact["outcome"], skip) - named
+        own = _content(fact["outcome"], skip | _polar_words()) - named
         if not own <= asked_stems:
             return ""
     else:
@@ -330,12 +338,18 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
         stating = [
             f for f in mine if answering(f"{f['condition']} {f['outcome']}", around, required)
         ]
-        # A clause whose condition the question states, even in part, may be the exception
-        # the question is about ("However, if this is the first turn of the game, the player
-        # doesn't draw a card"): what the passage says without a condition is not safe then.
-        doubt = any(condition_share(f, asked_stems, u.text) >= threshold("min_doubt_share")
-                    for f in mine if f["condition"])  # fmt: skip
+        # A clause stating the question under a condition the question states, even in part,
+        # may be the exception the question is about ("However, if this is the first turn of
+        # the game, the player doesn't draw a card"): what the passage says without a
+        # condition is not safe then.
         topic = next((_ids(f["concepts"]) for f in mine if _ids(f["concepts"])), set())
+        doubt = any(
+            condition_share(f, asked_stems, u.text) >= threshold("min_doubt_share")
+            # ... and says something of what is asked, its condition aside ("put it on top
+            # of the pile" is no exception to "you may change the order of the pile")
+            and _reading({**f, "condition": ""}, asked, asked_stems, skip, topic, plain)
+            for f in stating if f["condition"]
+        )  # fmt: skip
         for fact in stating:
             if doubt and not fact["condition"]:
                 continue
