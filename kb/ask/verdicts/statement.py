@@ -109,7 +109,7 @@ def _alternatives(texts: list[str]) -> set[str]:
 
 def _game_names(conn: sqlite3.Connection, folded: str) -> list[tuple[int, int]]:
     """Where the question names a game ("Force of Will"): the game, not words of it."""
-    aliases = {a for names in load_vocabulary(conn).games.values() for a in names if " " in a}
+    aliases = {a for names in load_vocabulary(conn).games.values() for a in names}
     return [(m.start(), m.end()) for m in cue_pattern(tuple(sorted(aliases))).finditer(folded)]
 
 
