@@ -122,18 +122,30 @@ def _unread_cjk(u: Understood, folded: str, games: dict[str, list[str]]) -> list
     for found in [*u.cards, *u.timing, *u.terms]:
         if "start" in found:
             chars[found["start"] : found["end"]] = [" "] * (found["end"] - found["start"])
-    rest = "".join(chars)
+    aliases = tuple(a for names in games.values() for a in names if CJK_RUN.search(a))
+    return CJK_RUN.findall(unread_chinese("".join(chars), aliases))
+
+
+def unread_chinese(text: str, more: tuple[str, ...] = ()) -> str:
+    """The text with the Chinese cue and function words kb ask reads blanked out (and the
+    phrases ``more``): what is left is Chinese nothing was read in."""
+    for cue in sorted({*_chinese_cues(), *(fold(m) for m in more)}, key=len, reverse=True):
+        text = text.replace(cue, " ")
+    return text
+
+
+@cache
+def _chinese_cues() -> tuple[str, ...]:
     data = query_data()
     cues = [*data["quantity"]["cues"], *data["quantity"]["counts"], *data["quantity"]["measures"]]
     cues += sum(data["stopwords"].values(), [])
-    cues += [*data["kinds"]["yesno_anywhere"], *data["kinds"]["yesno_endings"], *data["expand"]]
+    cues += [c for v in data["kinds"].values() for c in v if isinstance(c, str)]
+    cues += [c for pair in data["kinds"]["which_first_around"] for c in pair]
+    cues += [*data["expand"]]
     lexicon_data = datafiles.load("statements")
     cues += [w for entry in [*lexicon_data["modality"], *lexicon_data["actions"]]
-             for lang in ("zh",) for w in entry.get(lang, [])]  # fmt: skip
-    cues += [a for aliases in games.values() for a in aliases]
-    for cue in sorted((fold(c) for c in cues if CJK_RUN.search(c)), key=len, reverse=True):
-        rest = rest.replace(cue, " ")
-    return CJK_RUN.findall(rest)
+             for w in entry.get("zh", [])]  # fmt: skip
+    return tuple(fold(c) for c in cues if CJK_RUN.search(c))
 
 
 @cache

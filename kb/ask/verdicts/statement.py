@@ -29,7 +29,7 @@ from ... import datafiles
 from ...db import first, run
 from ...vocabulary import load_vocabulary
 from ..question import Understood, cue_pattern, stopwords
-from .asked import Asked, cue_phrases, cue_words, lexicon
+from .asked import Asked, cue_phrases, cue_words, lexicon, unread_chinese
 from .common import Verdict, because, threshold
 from .originals import original
 
@@ -161,6 +161,11 @@ def required_words(
     out = [alternatives for _, _, alternatives in spans if alternatives]
     for start, word in _script_words(folded):
         word = u.corrections.get(word, word)
+        if CJK_RUN.fullmatch(word):
+            # Chinese runs on without spaces: only what no cue or function word reads
+            word = "".join(unread_chinese(word).split())
+            if not word:
+                continue
         if any(s <= start < e for s, e, _ in spans):
             continue
         if word in skip or re.fullmatch(r"[\d.,]+", word) or lexicon().modality(word):
