@@ -149,6 +149,18 @@ def _chinese_cues() -> tuple[str, ...]:
 
 
 @cache
+def _everyday_verbs() -> frozenset[str]:
+    return frozenset(query_data()["everyday"]["verbs"])
+
+
+def is_everyday_verb(word: str) -> bool:
+    """An everyday verb of kb/data/query.toml [everyday] as a verb is written, not as it
+    names or describes something ("brings", "tells"; not "opening hand", "combined")."""
+    verbs = _everyday_verbs()
+    return word in verbs or (word.endswith("s") and (word[:-1] in verbs or word[:-2] in verbs))
+
+
+@cache
 def cue_phrases() -> frozenset[str]:
     """The cues that say what a question asks ("how many", "max", "ai trước"), folded."""
     data = query_data()
@@ -227,6 +239,8 @@ class Asked:
             and not (parts[w] and all(p in known or part_stems[p] in known for p in parts[w]))
             # an adverb ("actually", "immediately") says how, not what the question is about
             and not (w.endswith("ly") and len(w) >= ADVERB_MIN_LETTERS)
+            # an everyday verb ("wants", "brings"): what is asked of the subject, not it
+            and not is_everyday_verb(w)
             and not CJK_RUN.search(w)
             and not re.fullmatch(r"[\d.,]+", w)  # numbers and versions ("8.01")
             and w not in cue_words()

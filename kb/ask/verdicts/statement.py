@@ -29,7 +29,7 @@ from ... import datafiles
 from ...db import first, run
 from ...vocabulary import load_vocabulary
 from ..question import Understood, cue_pattern, stopwords
-from .asked import Asked, cue_phrases, cue_words, lexicon, unread_chinese
+from .asked import Asked, cue_phrases, cue_words, is_everyday_verb, lexicon, unread_chinese
 from .common import Verdict, because, threshold
 from .originals import original
 
@@ -170,6 +170,8 @@ def required_words(
             continue
         if word in skip or re.fullmatch(r"[\d.,]+", word) or lexicon().modality(word):
             continue  # the question's modality is read on its own
+        if is_everyday_verb(word) and not lexicon().actions(word):
+            continue  # "want", "bring": what is asked of the subject, which rules word otherwise
         out.append({stem(word)})
     return out
 
