@@ -57,12 +57,13 @@ def _counted(u: Understood, found: list[tuple[int, str]]) -> set[str]:
     for word in {m.group() for m in cue_pattern(tuple(counts)).finditer(folded)}:
         unit = counts[word]
         units |= {f"term:{unit}", f"word:{stem(word)}"} if unit else {f"word:{stem(word)}"}
+    measured = set()
     measures = cue_pattern(tuple(data["measures"]))
     for start, concept in found:  # "spell speed", "life points": the measure's own term
         if concept.startswith("term:") and measures.search(folded, start, start + 40):
             end = next((t["end"] for t in u.terms if t.get("start") == start), start)
             if measures.search(folded[start:end]):
-                units.add(concept)
+                measured.add(concept)
     cues = [
         (at, at + len(c)) for c in (fold(c) for c in data["cues"]) if (at := folded.find(c)) >= 0
     ]
@@ -77,7 +78,8 @@ def _counted(u: Understood, found: list[tuple[int, str]]) -> set[str]:
             end = phrase[-1][1]
             at_end = [c for pos, c in found if phrase[0][0] <= pos < end]
             units.add(at_end[-1] if at_end else f"word:{stem(phrase[-1][2])}")
-    return units
+            return units  # "how many Chains": what it counts, whatever measure it names
+    return units | measured
 
 
 def _bound_asked(text: str) -> str:

@@ -26,7 +26,7 @@ from ingest.sentences import split_sentences
 from ingest.text import CJK_RUN, fold, stem, words
 
 from ... import datafiles
-from ...db import first, run
+from ...db import column, first, run
 from ...vocabulary import load_vocabulary
 from ..question import Understood, cue_pattern, stopwords
 from .asked import Asked, cue_phrases, cue_words, is_everyday_verb, lexicon, unread_chinese
@@ -76,6 +76,10 @@ def _skipped(conn: sqlite3.Connection) -> set[str]:
     names of the games."""
     skip = set(stopwords()) | cue_words() | _bound_words()
     return skip | {fold(a) for aliases in load_vocabulary(conn).games.values() for a in aliases}
+
+
+def _rulesets(conn: sqlite3.Connection) -> frozenset[str]:
+    return frozenset(column(conn, "ask_rulesets"))
 
 
 @cache
@@ -149,6 +153,14 @@ def required_words(
         if "start" in t and folded[t["start"] : t["end"]].strip():
             texts = [folded[t["start"] : t["end"]], t["term"], *forms.get(t["term"], [])]
             spans.append((t["start"], t["end"], _alternatives(texts)))
+    # A moment as any of its names ("回合", "turn"; "tính toán thiệt hại", "damage calculation").
+    names: dict[str, list[str]] = {}
+    for row in load_vocabulary(conn).timing:
+        names.setdefault(row["node"], []).append(row["text"])
+    for t in u.timing:
+        if "start" in t and not any(s <= t["start"] < e for s, e, _ in spans):
+            texts = [folded[t["start"] : t["end"]], *names.get(t["node"], [])]
+            spans.append((t["start"], t["end"], _alternatives(texts)))
     for key, expanded in u.expansions.items():
         at = folded.find(key)
         if key in cue_phrases() or all(w in stopwords() for w in key.split()):
@@ -170,6 +182,8 @@ def required_words(
             continue
         if word in skip or re.fullmatch(r"[\d.,]+", word) or lexicon().modality(word):
             continue  # the question's modality is read on its own
+        if word in lexicon().number_words or word in _rulesets(conn):
+            continue  # "two", "OCG": a count or a ruleset, read on their own
         if is_everyday_verb(word) and not lexicon().actions(word):
             continue  # "want", "bring": what is asked of the subject, which rules word otherwise
         out.append({stem(word)})
