@@ -20,7 +20,7 @@ from ingest.text import fold
 
 from ...db import run
 from ..question import Understood
-from . import passages, statement
+from . import passages, statement, words
 from .asked import Asked, lexicon
 from .common import Verdict, because, threshold
 from .named import stems
@@ -65,7 +65,7 @@ def _outcome(fact: dict[str, Any]) -> str:
 
 
 def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
-    required = statement.required_words(conn, u)
+    required = words.required_words(conn, u)
     if len(required) < 2:
         return None
     asked_stems = {a for alternatives in required for a in alternatives for a in a.split("|")}

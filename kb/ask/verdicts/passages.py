@@ -11,7 +11,7 @@ import sqlite3
 from typing import Any
 
 from ..question import Understood
-from . import statement
+from . import statement, words
 from .asked import Asked
 from .common import threshold
 from .named import stems
@@ -22,7 +22,7 @@ def says_all(conn: sqlite3.Connection, passage: dict[str, Any], required: list[s
     """The passage holds every content word of the question, in one of its ways of writing
     (a passage about the Flash Deck does not answer "cards in the starting hand")."""
     said = stems(" ".join([*statement.context(conn, passage), *statement.sentences(conn, passage)]))
-    missing = [r for r in required if not statement.holds(said, [r])]
+    missing = [r for r in required if not words.holds(said, [r])]
     # With enough content words, one may be the question's own ("can be made").
     return not missing or (len(missing) == 1 and len(required) >= threshold("slack_passage_from"))
 
@@ -34,7 +34,7 @@ def best(u: Understood, asked: Asked) -> list[dict[str, Any]]:
     game = u.game or u.game_hint or ""
     if asked.unknown or not game:
         return []
-    required = statement.required_words(asked.conn, u)
+    required = words.required_words(asked.conn, u)
     found = [
         original(asked.conn, p) for p in asked.passages[: int(threshold("passages"))]
         if p["features"]["coverage"] >= threshold("min_coverage") and p["game"] == game

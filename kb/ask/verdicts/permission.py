@@ -20,7 +20,7 @@ from ingest.text import fold
 
 from ...db import column, first, run
 from ..question import Understood, query_data, stopwords
-from . import statement
+from . import statement, words
 from .asked import Asked, cue_words, lexicon
 from .common import Verdict, at_moment, because, moment_name, threshold
 
@@ -69,7 +69,7 @@ class _Moments:
 
     def __init__(self, conn: sqlite3.Connection, cards: set[str], known: bool) -> None:
         self.conn, self.cards, self.known = conn, cards, known
-        self.stems: set[str] = set()  # the question's words (statement.required_words)
+        self.stems: set[str] = set()  # the question's words (words.required_words)
         # The class asked about is narrowed by words after it ("a Quick-Play Spell that only
         # boosts ATK"): what holds for some of its cards may be what holds for those.
         self.narrowed = False
@@ -297,7 +297,7 @@ def yes_no(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
         return None
     moments = _Moments(conn, cards, known)
     moments.narrowed = not u.cards and _narrowed(u, asked)
-    required = statement.required_words(conn, u)
+    required = words.required_words(conn, u)
     moments.stems = {a for alternatives in required for a in alternatives for a in a.split("|")}
     asked_cards = {c["id"] for c in u.cards}
     decisions = [d for n in nodes if (d := decide_within(moments, n, asked, asked_cards))]

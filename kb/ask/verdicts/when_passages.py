@@ -19,7 +19,7 @@ from typing import Any
 
 from ...db import first, run
 from ..question import Understood
-from . import passages, statement
+from . import passages, statement, words
 from .asked import Asked, lexicon
 from .common import Verdict, because, moment_name
 from .named import stems
@@ -108,7 +108,7 @@ def _base(when: str) -> str:
 
 def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """When the thing asked happens, by the first passages that state it."""
-    required = statement.required_words(conn, u)
+    required = words.required_words(conn, u)
     if len(required) < 2 and not u.cards:
         return None
     answers = [

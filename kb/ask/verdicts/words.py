@@ -1,0 +1,160 @@
+"""The words of a question a passage or a clause must hold, each as the stems that may
+stand for it: a glossary term or a moment as any of its names, an everyday phrase as any of
+the forms it expands to, any other content word as itself; and the words that say nothing of
+what a question is about (function and cue words, game names, counts, rulesets, everyday
+verbs).
+
+On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from functools import cache
+
+from ingest.text import CJK_RUN, fold, stem, words
+
+from ... import datafiles
+from ...db import column
+from ...vocabulary import load_vocabulary
+from ..question import Understood, cue_pattern, stopwords
+from .asked import cue_phrases, cue_words, is_everyday_verb, lexicon, unread_chinese
+from .named import stems
+
+
+def skipped(conn: sqlite3.Connection) -> set[str]:
+    """Words a question holds that say nothing of its subject: function and cue words, the
+    names of the games."""
+    skip = set(stopwords()) | cue_words() | _bound_words()
+    return skip | {fold(a) for aliases in load_vocabulary(conn).games.values() for a in aliases}
+
+
+def _rulesets(conn: sqlite3.Connection) -> frozenset[str]:
+    return frozenset(column(conn, "ask_rulesets"))
+
+
+@cache
+def polar_words() -> frozenset[str]:
+    """The words that make a clause say something does not happen ("doesn't", "không"): how
+    it is said, not what."""
+    words_ = datafiles.load("statements")["polarity"].values()
+    return frozenset(w for ws in words_ for phrase in ws for w in fold(phrase).split())
+
+
+@cache
+def _bound_words() -> frozenset[str]:
+    """The words of the bounds a number takes ("exactly", "đúng", "at least"): how a count is
+    asked, not what."""
+    bounds = datafiles.load("statements")["bounds"].values()
+    return frozenset(w for words_ in bounds for phrase in words_ for w in fold(phrase).split())
+
+
+_CLITIC = re.compile(r"n['’]t\b|['’](?:s|t|d|ll|re|ve|m)\b")
+
+
+def _alternatives(texts: list[str]) -> set[str]:
+    """A phrase's stems as one alternative ("a|b": every stem held) per way of writing it."""
+    out = set()
+    for text in texts:
+        found = stems(text.replace("-", " "))
+        if found:
+            out.add("|".join(sorted(found)))
+    return out
+
+
+def _game_names(conn: sqlite3.Connection, folded: str) -> list[tuple[int, int]]:
+    """Where the question names a game ("Force of Will"): the game, not words of it."""
+    aliases = {a for names in load_vocabulary(conn).games.values() for a in names}
+    return [(m.start(), m.end()) for m in cue_pattern(tuple(sorted(aliases))).finditer(folded)]
+
+
+def _script_words(folded: str) -> list[tuple[int, str]]:
+    """(position, word) of a text's words, a run of another script a word of its own
+    ("ocg规则下": "ocg", "规则下")."""
+    out = []
+    for m in re.finditer(r"\w+", folded):
+        at, token = m.start(), m.group()
+        cuts = sorted({0, len(token)} | {i for c in CJK_RUN.finditer(token) for i in c.span()})
+        out += [(at + a, token[a:b]) for a, b in zip(cuts, cuts[1:], strict=False) if b > a]
+    return out
+
+
+def required_words(
+    conn: sqlite3.Connection,
+    u: Understood,
+    apart: list[tuple[int, int]] = (),  # type: ignore[assignment]
+) -> list[set[str]]:
+    """What a sentence must hold of the question, each as the stems that may stand for it: a
+    glossary term as any of its renderings (004's machine-translated "round" for turn), an
+    everyday phrase as any of the forms it expands to ("rearrange": "change the order"), any
+    other content word as itself. What lies in the spans ``apart`` is left out."""
+    # Positions stay those of the question: a possessive or a contraction ("opponent's",
+    # "can't") is blanked, not removed.
+    folded = list(_CLITIC.sub(lambda m: " " * len(m.group()), fold(u.text)))
+    for start, end in [*apart, *_game_names(conn, "".join(folded))]:
+        folded[start:end] = [" "] * (end - start)
+    folded = "".join(folded)
+    skip = skipped(conn)
+    forms: dict[str, list[str]] = {}
+    for row in load_vocabulary(conn).terms:
+        if not CJK_RUN.search(row["text"]):
+            forms.setdefault(row["term"], []).append(row["text"])
+    spans: list[tuple[int, int, set[str]]] = []
+    for t in u.terms:
+        if "start" in t and folded[t["start"] : t["end"]].strip():
+            texts = [folded[t["start"] : t["end"]], t["term"], *forms.get(t["term"], [])]
+            spans.append((t["start"], t["end"], _alternatives(texts)))
+    # A moment as any of its names ("回合", "turn"; "tính toán thiệt hại", "damage calculation").
+    names: dict[str, list[str]] = {}
+    for row in load_vocabulary(conn).timing:
+        names.setdefault(row["node"], []).append(row["text"])
+    for t in u.timing:
+        if "start" in t and not any(s <= t["start"] < e for s, e, _ in spans):
+            texts = [folded[t["start"] : t["end"]], *names.get(t["node"], [])]
+            spans.append((t["start"], t["end"], _alternatives(texts)))
+    for key, expanded in u.expansions.items():
+        at = folded.find(key)
+        if key in cue_phrases() or all(w in stopwords() for w in key.split()):
+            continue  # "how many": a cue of what is asked, not a word of the subject
+        if all(w in stopwords() for f in expanded for w in fold(f).split()):
+            spans.append((at, at + len(key), set()))  # "规则": "rules", a word of no subject
+            continue
+        if at >= 0 and not any(s <= at < e for s, e, _ in spans):
+            spans.append((at, at + len(key), _alternatives([key, *expanded])))
+    out = [alternatives for _, _, alternatives in spans if alternatives]
+    for start, word in _script_words(folded):
+        word = u.corrections.get(word, word)
+        if CJK_RUN.fullmatch(word):
+            # Chinese runs on without spaces: only what no cue or function word reads
+            word = "".join(unread_chinese(word).split())
+            if not word:
+                continue
+        if any(s <= start < e for s, e, _ in spans):
+            continue
+        if word in skip or re.fullmatch(r"[\d.,]+", word) or lexicon().modality(word):
+            continue  # the question's modality is read on its own
+        if word in lexicon().number_words or word in _rulesets(conn):
+            continue  # "two", "OCG": a count or a ruleset, read on their own
+        if is_everyday_verb(word) and not lexicon().actions(word):
+            continue  # "want", "bring": what is asked of the subject, which rules word otherwise
+        out.append({stem(word)})
+    return out
+
+
+def holds(sentence_stems: set[str], required: list[set[str]]) -> bool:
+    for alternatives in required:
+        if not any(set(a.split("|")) <= sentence_stems for a in alternatives):
+            return False
+    return True
+
+
+def asked_words(u: Understood, required: list[set[str]]) -> set[str]:
+    """Every stem the question holds or stands for: its words (cue words too: "first" is a
+    word of "who goes first" and of "on my first turn") and the forms of its names."""
+    said = content(_CLITIC.sub(" ", fold(u.text)), set(stopwords()))
+    return said | {a for alternatives in required for a in alternatives for a in a.split("|")}
+
+
+def content(text: str, skip: set[str]) -> set[str]:
+    return {stem(w) for w in words(fold(text)) if w not in skip and len(w) > 1}
