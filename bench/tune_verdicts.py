@@ -35,6 +35,7 @@ GRID = {
     "min_doubt_share": [0.2, 0.34, 0.5, 0.99],
     "min_qualifier_share": [0.34, 0.5, 0.67, 1.0],
     "min_outcome_share": [0.5, 0.6, 0.7, 0.8],
+    "clause_extra_words": [0, 1, 2],
 }
 HEADER = """\
 # Thresholds of kb ask's verdicts (kb/ask/verdicts/). Written by `python bench/tune_verdicts.py

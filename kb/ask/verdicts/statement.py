@@ -136,7 +136,7 @@ def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: se
             s for c in fact["concepts"].split() for a in asked.forms.of(c) for s in a.split("|")
         }
         own = content(fact["outcome"], skip | polar_words()) - named
-        if not own <= asked_stems:
+        if len(own - asked_stems) > threshold("clause_extra_words"):
             return ""
     else:
         # What the modality is said of: the words before it in its own part of the clause
