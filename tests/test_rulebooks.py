@@ -403,6 +403,14 @@ def test_the_existing_questions_are_answered_as_well_with_other_games_added(
     assert not [t for t in tops if t in kept]
 
 
+def test_a_rule_with_several_numbers_gives_each_to_its_own_clause(rb: sqlite3.Connection) -> None:
+    # "each deck can only put 1 card; the Semi-Limited card is a card that can only put 2":
+    # with other games added the rule ranks among the best passages, and its 1 must not be
+    # read as the Semi-Limited card's number because the sentence names it elsewhere.
+    answer = ask(rb, "semi limited card how many copies", limit=3)["answer"]
+    assert answer is None or answer["verdict"] == "2", answer and answer["ruling"]
+
+
 @pytest.mark.parametrize(
     ("question", "game"),
     [

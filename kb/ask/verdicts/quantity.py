@@ -167,17 +167,19 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
     forms = Forms(conn)
     context = {p["id"]: stems(" ".join([p.get("title") or "", p.get("section_path") or ""]))
                for p in top}  # fmt: skip
-    fitting: dict[str, list[Fact]] = {}
+    counting: dict[str, list[Fact]] = {}
     for f in facts:
-        if (not counted or _counts(f, counted)) and _qualified(f, u):
-            fitting.setdefault(f["rule"], []).append(f)
+        if not counted or _counts(f, counted):
+            counting.setdefault(f["rule"], []).append(f)
     by_rule: dict[str, list[Fact]] = {}
     for p in top:
-        mine = fitting.get(p["id"], [])
+        every = counting.get(p["id"], [])
+        mine = [f for f in every if _qualified(f, u)]
         around = context[p["id"]]
-        if counted and len({f["low"] for f in mine} | {f["high"] for f in mine}) == 1:
+        if counted and len({f["low"] for f in every} | {f["high"] for f in every}) == 1:
             # The rule's one number counting what is asked: it is said of what its whole
-            # text names (but its parentheses).
+            # text names (but its parentheses). Not when it has others the question's
+            # qualifiers set aside: each of those is said of its own clause.
             text = " ".join([p["text"], p.get("reading") or ""])
             around = around | stems(_PARENTHESES.sub(" ", text))
         kept = [f for f in mine if _about_wanted(f, wanted, forms, around)]
