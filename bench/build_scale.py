@@ -9,9 +9,11 @@ Shapes, the last two hostile:
   rules     a comprehensive rulebook (bench/make_large_rulebook.py): numbered rules, a table of
             contents, a glossary, cross-references; N = 500 rules
   lines     ordinary text lines of varied sentences, many longer than a glued-copy candidate
-            (120 characters), sharing their first words; 8N = 15,000 lines
+            (120 characters), sharing their first words; 8N = 15,000 sentences
+            (18,603 lines with their part headings and blank lines)
   headings  Markdown headings nested as deep as Markdown goes (levels 1 to 6, again and
             again), all with the same title, one line under each; 8N = 4,000 headings
+            (16,000 lines)
 
     python bench/build_scale.py [--shapes rules,lines,headings] [--repeat 1]
 """
