@@ -23,13 +23,10 @@ import argparse
 import gzip
 import http.client
 import json
-import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter, deque
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -227,29 +224,6 @@ def print_report(rep: dict[str, Any]) -> None:
     print("OK" if rep["ok"] else "FAIL")
 
 
-@contextmanager
-def served(db: Path, port: int | None, public: bool) -> Iterator[str]:
-    """``kb serve`` on ``db`` in a child process (a free port unless one is given)."""
-    from kb.web.serve import free_port, wait_for
-
-    port = port or free_port()
-    base = f"http://127.0.0.1:{port}"
-    command = [sys.executable, "-m", "kb", "serve", "--db", str(db), "--port", str(port)]
-    command += ["--public"] if public else []
-    with tempfile.TemporaryFile("w+") as log:
-        proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-        try:
-            wait_for(base + "/-/versions.json", proc, log, 30.0)
-            yield base
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     target = parser.add_mutually_exclusive_group()
@@ -270,6 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.url:
         rep = crawl(args.url.rstrip("/"), args.limit, args.skip, args.timeout)
     else:
+        from kb.web.serve import running_site
+
         with tempfile.TemporaryDirectory() as tmp:
             db = args.db
             if db is None:
@@ -277,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
 
                 db = Path(tmp) / "kb.sqlite"
                 build(REPO / "corpus", db)
-            with served(db, args.port, args.public) as base:
+            with running_site(db, port=args.port, public=args.public) as base:
                 rep = crawl(base, args.limit, args.skip, args.timeout)
     if args.json:
         print(json.dumps(rep, indent=2, ensure_ascii=False))

@@ -188,16 +188,16 @@ def wait_for(url: str, proc: subprocess.Popen[Any], log: IO[str], timeout: float
 
 @contextmanager
 def running_site(
-    db_path: Path | str, *, timeout: float = 30.0, public: bool = False
+    db_path: Path | str, *, timeout: float = 30.0, public: bool = False, port: int | None = None
 ) -> Iterator[str]:
-    """Run ``kb serve`` (``--public`` if asked) in a child process on a free loopback port;
-    yield its base URL.
+    """Run ``kb serve`` (``--public`` if asked) in a child process on ``port`` (a free
+    loopback port unless given); yield its base URL.
 
     A real server for the browser tests and the load check, stopped on exit. Its log goes to a
     temporary file (a pipe nobody reads would fill up and block the server), shown in the
     error when it fails to start.
     """
-    port = free_port()
+    port = port or free_port()
     base = f"http://127.0.0.1:{port}"
     command = [sys.executable, "-m", "kb", "serve", "--db", str(db_path), "--port", str(port)]
     command += ["--public"] if public else []

@@ -15,7 +15,7 @@ from . import statement, words
 from .asked import Asked
 from .common import threshold
 from .named import stems
-from .originals import original
+from .originals import top
 
 
 def says_all(conn: sqlite3.Connection, passage: dict[str, Any], required: list[set[str]]) -> bool:
@@ -35,9 +35,4 @@ def best(u: Understood, asked: Asked) -> list[dict[str, Any]]:
     if asked.unknown or not game:
         return []
     required = words.required_words(asked.conn, u)
-    found = [
-        original(asked.conn, p) for p in asked.passages[: int(threshold("passages"))]
-        if p["features"]["coverage"] >= threshold("min_coverage") and p["game"] == game
-    ]  # fmt: skip
-    kept = [p for p in found if says_all(asked.conn, p, required)]
-    return list({p["id"]: p for p in kept}.values())
+    return [p for p in top(asked) if p["game"] == game and says_all(asked.conn, p, required)]

@@ -28,10 +28,10 @@ from ingest.text import fold, stem, words
 from ... import datafiles
 from ...db import first, run
 from ..question import Understood, stopwords
+from . import originals
 from .asked import Asked, lexicon
 from .common import Verdict, because, threshold
 from .named import stems
-from .originals import original
 from .words import asked_words, content, holds, polar_words, required_words, skipped
 
 # (question modality, clause reading) -> verdict; pairs not listed give none ("must X?" is
@@ -205,11 +205,7 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
     # The question's own words, each written one way (not a name with renderings).
     plain = [r for r in required if len(r) == 1 and "|" not in next(iter(r))]
     skip = skipped(conn)
-    top = [
-        p for p in asked.passages[: int(threshold("passages"))]
-        if p["features"]["coverage"] >= threshold("min_coverage")
-    ]  # fmt: skip
-    top = list({p["id"]: p for p in (original(conn, p) for p in top)}.values())
+    top = originals.top(asked)
     facts = run(conn, "verdict_rule_statements", ids=[p["id"] for p in top])
     readings = []
     for p in top:

@@ -19,8 +19,9 @@ from ... import datafiles
 from ...db import column
 from ...vocabulary import load_vocabulary
 from ..question import Understood, cue_pattern, stopwords
+from . import named
 from .asked import cue_phrases, cue_words, is_everyday_verb, lexicon, unread_chinese
-from .named import stems
+from .named import alternatives
 
 
 def skipped(conn: sqlite3.Connection) -> set[str]:
@@ -51,16 +52,6 @@ def _bound_words() -> frozenset[str]:
 
 
 _CLITIC = re.compile(r"n['’]t\b|['’](?:s|t|d|ll|re|ve|m)\b")
-
-
-def _alternatives(texts: list[str]) -> set[str]:
-    """A phrase's stems as one alternative ("a|b": every stem held) per way of writing it."""
-    out = set()
-    for text in texts:
-        found = stems(text.replace("-", " "))
-        if found:
-            out.add("|".join(sorted(found)))
-    return out
 
 
 def _game_names(conn: sqlite3.Connection, folded: str) -> list[tuple[int, int]]:
@@ -104,7 +95,7 @@ def required_words(
     for t in u.terms:
         if "start" in t and folded[t["start"] : t["end"]].strip():
             texts = [folded[t["start"] : t["end"]], t["term"], *forms.get(t["term"], [])]
-            spans.append((t["start"], t["end"], _alternatives(texts)))
+            spans.append((t["start"], t["end"], alternatives(texts)))
     # A moment as any of its names ("回合", "turn"; "tính toán thiệt hại", "damage calculation").
     names: dict[str, list[str]] = {}
     for row in load_vocabulary(conn).timing:
@@ -112,7 +103,7 @@ def required_words(
     for t in u.timing:
         if "start" in t and not any(s <= t["start"] < e for s, e, _ in spans):
             texts = [folded[t["start"] : t["end"]], *names.get(t["node"], [])]
-            spans.append((t["start"], t["end"], _alternatives(texts)))
+            spans.append((t["start"], t["end"], alternatives(texts)))
     for key, expanded in u.expansions.items():
         at = folded.find(key)
         if key in cue_phrases() or all(w in stopwords() for w in key.split()):
@@ -121,7 +112,7 @@ def required_words(
             spans.append((at, at + len(key), set()))  # "规则": "rules", a word of no subject
             continue
         if at >= 0 and not any(s <= at < e for s, e, _ in spans):
-            spans.append((at, at + len(key), _alternatives([key, *expanded])))
+            spans.append((at, at + len(key), alternatives([key, *expanded])))
     out = [alternatives for _, _, alternatives in spans if alternatives]
     for start, word in _script_words(folded):
         word = u.corrections.get(word, word)
@@ -143,10 +134,8 @@ def required_words(
 
 
 def holds(sentence_stems: set[str], required: list[set[str]]) -> bool:
-    for alternatives in required:
-        if not any(set(a.split("|")) <= sentence_stems for a in alternatives):
-            return False
-    return True
+    """Every required word is held, in one of its ways of writing it."""
+    return all(named.holds(sentence_stems, options) for options in required)
 
 
 def asked_words(u: Understood, required: list[set[str]]) -> set[str]:
