@@ -49,11 +49,18 @@ class Term:
 
 
 def _word_pattern(forms: list[str]) -> re.Pattern[str]:
-    """Whole-word, case-insensitive alternation of ``forms``, longest first (plural s allowed)."""
+    """Whole-word, case-insensitive alternation of ``forms``, longest first (plural s allowed,
+    and the singular of a form written plural: "Life Points" is also "life point")."""
     ordered = sorted(set(forms), key=lambda f: (-len(f), f))
-    alternation = "|".join(
-        re.escape(f) + ("s?" if f[-1:].isascii() and f[-1:].isalpha() else "") for f in ordered
-    )
+
+    def form(f: str) -> str:
+        if not (f[-1:].isascii() and f[-1:].isalpha()):
+            return re.escape(f)
+        if f[-1:] in "sS" and f[-2:-1].isalpha() and f[-2:-1] not in "sS" and len(f) > 3:
+            return re.escape(f[:-1]) + "s?"
+        return re.escape(f) + "s?"
+
+    alternation = "|".join(form(f) for f in ordered)
     return re.compile(rf"(?<![\w-])(?:{alternation})(?![\w-])", re.IGNORECASE)
 
 
@@ -109,7 +116,9 @@ class Finder:
         found = []
         for m in self.pattern.finditer(text):
             key = m.group().lower()
-            rendering = self.by_text.get(key) or self.by_text.get(key[:-1])
+            rendering = (
+                self.by_text.get(key) or self.by_text.get(key[:-1]) or self.by_text.get(key + "s")
+            )
             if rendering:
                 found.append((rendering, m.start(), m.end()))
         return found

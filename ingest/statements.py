@@ -247,7 +247,20 @@ class Lexicon:
         )
         bounds = [0, *cuts, len(sentence)]
         pieces = [sentence[a:b].strip(" ,;；") for a, b in zip(bounds, bounds[1:], strict=False)]
-        return [p for p in pieces if p]
+        merged: list[str] = []
+        for piece in (p for p in pieces if p):
+            # "If X, then Y": a condition cut from what it governs is joined back to it.
+            if merged and self._bare_condition(merged[-1]):
+                merged[-1] = f"{merged[-1]}, {piece}"
+            else:
+                merged.append(piece)
+        return merged
+
+    def _bare_condition(self, clause: str) -> bool:
+        """The clause opens with a condition word and says nothing after the condition."""
+        return bool(self.condition.match(fold(clause).lstrip())) and not self.split_condition(
+            clause
+        )
 
     @cached_property
     def negated_subjects(self) -> _Cues:

@@ -318,3 +318,17 @@ def test_a_word_no_rule_holds_leaves_the_question_not_covered(conn: sqlite3.Conn
     assert "“digimon”" in result["not_covered"]
     # A short word the stopword lists miss ("got") is not taken for a subject.
     assert ask(conn, "can Shrink be activated during damage calculation got it")["answer"]
+
+
+def test_how_many_reads_the_count_its_rule_states(conn: sqlite3.Connection) -> None:
+    """A number is answered from the rule that counts what the question counts: a class of
+    cards is its term ("one ruler card"), a number ending its clause counts what the clause
+    named before it ("Life point starts from 8000"), and a count of a "non-basic" card says
+    nothing of a basic one."""
+    ruler = ask(conn, "how many rulers does a FoW player bring")["answer"]
+    assert ruler["verdict"] == "1" and ruler["because"][0]["rule"].startswith("fow-cr-")
+    life = ask(conn, "starting life points in yugioh")["answer"]
+    assert life["verdict"] == "8000" and "8000" in life["because"][0]["quote"]
+    assert life["because"][0]["source"]["provenance"] == "machine"
+    basic = ask(conn, "FoW 8.01: more than 4 copies of a basic magic stone ok?")["answer"]
+    assert basic is None or basic.get("verdict") is None

@@ -29,3 +29,26 @@ def test_a_condition_after_what_it_governs() -> None:
     # Comparison and concession are no conditions.
     assert lexicon.split_condition("Treat the cards as if they had no trigger icon.") is None
     assert lexicon.split_condition("The attack continues even if the monster leaves.") is None
+
+
+def test_a_condition_cut_at_then_stays_with_what_it_governs() -> None:
+    """ "If X or Y, then Z" is one clause: Z holds under the condition, not everywhere."""
+    clauses = load_lexicon().clauses(
+        "If a monster leaves the field or has its ATK/DEF altered, then do not recalculate it."
+    )
+    assert clauses == [
+        "If a monster leaves the field or has its ATK/DEF altered, then do not recalculate it."
+    ]
+    # A clause with its own outcome is still cut from the next.
+    assert len(load_lexicon().clauses("If it is set, flip it, and both players may look.")) == 2
+
+
+def test_a_term_written_plural_is_found_singular() -> None:
+    from ingest.glossary import Finder, Rendering
+
+    finder = Finder([Rendering("life-points", "en", "en", "Life Points", preferred=True)])
+    found = [(r.term, s, e) for r, s, e in finder.find("Life point starts from 8000.")]
+    assert found == [("life-points", 0, 10)]
+    assert [r.term for r, _, _ in finder.find("Both players have 8000 life points")] == [
+        "life-points"
+    ]

@@ -245,14 +245,23 @@ def _from_examples(ctx: _Context, rulings: list[Ruling], steps: list[RulingStep]
 # ---- quantities and outcomes ---------------------------------------------------------------
 def _counted(sentence: str, found: list[tuple[int, int, str]], after: int) -> str:
     """What a number counts: the concept named right after it, else the word after it
-    ("word:<stem>")."""
+    ("word:<stem>"), else (nothing after it in its clause) the last concept before it."""
     folded = fold(sentence)
     for start, _end, concept in found:
         between = folded[after:start]
         if start >= after and len(between.split()) <= _UNIT_WORDS and "," not in between:
             return concept
     word = load_lexicon().unit(sentence, after)
-    return f"word:{word}" if word else ""
+    if word:
+        return f"word:{word}"
+    # A number ending its clause counts what its clause named before it ("Life point starts
+    # from 8000", "the hand size is 7").
+    # Digits only: a number word ending a clause is mostly a pronoun ("the first one").
+    start, end = _clause_of(folded, after)
+    if folded[after:end].strip(" .!?") or not folded[after - 1].isdigit():
+        return ""
+    before = [c for s, e, c in found if start <= s and e <= after]
+    return before[-1] if before else ""
 
 
 _CLAUSE_END = re.compile(r"[.;,(:]|\band\b|\bor\b")

@@ -121,15 +121,38 @@ def _qualified(fact: Fact, u: Understood) -> bool:
     # The words of what is counted itself ("cards", "trigger units").
     unit = fact["unit"].partition(":")[2]
     measure |= {stem(w) for w in re.split(r"[-\s]+", unit) if w}
+    # A word too general to qualify a count ("one ruler card").
+    measure |= {stem(c.partition(":")[2]) for c in _GENERIC}
     rest = said - measure
+    if _negated_prefix(fact["condition"], fold(u.text)):
+        return False  # "non-basic magic stone" is not the question's "basic magic stone"
     return len(rest & asked) >= threshold("min_qualifier_share") * len(rest)
+
+
+_NEGATED = re.compile(r"\b(?:non|un|in)-(\w+)")
+
+
+def _negated_prefix(condition: str, question: str) -> bool:
+    """The qualifier negates by a prefix ("non-basic") a word the question holds plain."""
+    for m in _NEGATED.finditer(fold(condition)):
+        base = m.group(1)
+        if re.search(rf"(?<![\w-]){re.escape(base)}\b", question) and m.group() not in question:
+            return True
+    return False
 
 
 def _counts(fact: Fact, counted: set[str]) -> bool:
     """The fact counts what the question counts: in the same unit, or in a general one the
     fact qualifies by it ("4 cards that are heal triggers" counts heal triggers)."""
-    if fact["unit"] in counted or fact["subject"] in counted:  # "Spell Speed 3": said of it
+    names = {_name(c) for c in counted}
+    if fact["unit"] in counted or _name(fact["unit"]) in names - {""}:  # a class is its term
         return True
+    if fact["subject"] in counted and not fact["unit"].startswith(_CONCEPTS):
+        return True  # "Spell Speed 3": said of it (but "a trigger ... 5000 power" counts power)
+    if fact["unit"].startswith("word:") and _first_words(fact["condition"]) & {
+        c.partition(":")[2] for c in counted if c.startswith("word:")
+    }:
+        return True  # "one master rune card" counts master runes
     if fact["unit"] not in _GENERIC:
         return False
     qualifier = {stem(w) for w in words(fact["condition"])}
@@ -138,6 +161,23 @@ def _counts(fact: Fact, counted: set[str]) -> bool:
         if unit.startswith("term:") and named and named <= qualifier:
             return True
     return False
+
+
+_CONCEPTS = ("term:", "class:", "card:")
+# How many words after a number name what it counts ("one master rune card").
+_NOUN_PHRASE = 3
+
+
+def _name(concept: str) -> str:
+    """A concept's name without its kind: a class and a term of one name are one thing, and
+    a class named with the number itself is what the number measures ("Spell Speed 3")."""
+    if not concept.startswith(_CONCEPTS):
+        return ""
+    return re.sub(r"-\d+$", "", concept.partition(":")[2])
+
+
+def _first_words(condition: str) -> set[str]:
+    return {stem(w) for w in words(condition)[:_NOUN_PHRASE]}
 
 
 def _about_wanted(fact: Fact, wanted: set[str], forms: Forms, context: set[str]) -> bool:
@@ -163,7 +203,8 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
     facts = _newest(facts)
     found = _concepts(u, asked)
     counted = _counted(u, found)
-    wanted = {c for _, c in found} - _GENERIC - counted
+    names = {_name(c) for c in counted} - {""}
+    wanted = {c for _, c in found if _name(c) not in names} - _GENERIC - counted
     forms = Forms(conn)
     context = {p["id"]: stems(" ".join([p.get("title") or "", p.get("section_path") or ""]))
                for p in top}  # fmt: skip

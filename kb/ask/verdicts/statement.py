@@ -191,10 +191,18 @@ def _asking_sentence(text: str) -> str:
     return (asking or sentences or [text])[-1]
 
 
+def _asked_negation(text: str) -> bool:
+    """The question asks a negated thing ("can't I ..."): a negation in the condition it
+    supposes ("can I ... if my ruler doesn't have Grimoire") asks nothing negated."""
+    _, negations = _limiting_words()
+    sentence = _asking_sentence(text)
+    parts = lexicon().split_condition(sentence)
+    return bool(negations.search(fold(parts[1] if parts else sentence)))
+
+
 def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """Yes or no, read from the clause of the best passages that states the question."""
-    _, negations = _limiting_words()
-    if asked.unknown or asked.unresolved or negations.search(fold(_asking_sentence(u.text))):
+    if asked.unknown or asked.unresolved or _asked_negation(u.text):
         return None
     if lexicon().quantities(u.text):
         return None  # "more than once", "2 copies": a count, which no modality weighs
