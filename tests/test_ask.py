@@ -332,3 +332,22 @@ def test_how_many_reads_the_count_its_rule_states(conn: sqlite3.Connection) -> N
     assert life["because"][0]["source"]["provenance"] == "machine"
     basic = ask(conn, "FoW 8.01: more than 4 copies of a basic magic stone ok?")["answer"]
     assert basic is None or basic.get("verdict") is None
+
+
+def test_two_questions_in_one_get_no_single_verdict(conn: sqlite3.Connection) -> None:
+    """One yes or no cannot answer "Do I ..., and does ...?": the judge is told to ask them
+    one at a time; one question alone still gets its verdict."""
+    result = ask(
+        conn, "FoW: can a resonator with [Precision] attack a recovered J/resonator, and can "
+        "a rested J/resonator block?"
+    )  # fmt: skip
+    assert result["answer"] is None or result["answer"].get("verdict") is None
+    assert "two yes/no questions" in result["not_covered"]
+    single = ask(conn, "FoW: can a resonator with [Precision] attack a recovered J/resonator")
+    assert single["answer"]["verdict"] == "yes"
+
+
+def test_a_minimum_and_a_maximum_asked_together_get_the_range(conn: sqlite3.Connection) -> None:
+    both = ask(conn, "FoW: what are the minimum and maximum main deck size")["answer"]
+    assert both["verdict"] == "40-60"
+    assert ask(conn, "FoW: maximum main deck size")["answer"]["verdict"] == "60"

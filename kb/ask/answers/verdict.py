@@ -11,6 +11,7 @@ from typing import Any
 
 from ..question import Understood
 from ..verdicts import Asked, Verdict
+from ..verdicts.asked import asks_twice
 from .common import answer, node
 
 KIND_WORDS = {
@@ -52,6 +53,8 @@ def not_covered(u: Understood, asked: Asked) -> str:
             f"{c['rule']} (“{c['quote'][:120]}”)" for group in asked.conflicts for c in group
         )
         return f"No verdict: the rules conflict here: {sides}."
+    if asked.kind == "yesno" and asks_twice(u.text):
+        return "No verdict: this asks two yes/no questions at once; ask them one at a time."
     named = [c["name"] for c in u.cards] + [t["text"] for t in u.timing if "start" in t]
     named += [c["text"] for c in asked.classes]
     what = KIND_WORDS.get(asked.kind, "this")

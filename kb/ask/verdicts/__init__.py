@@ -17,7 +17,7 @@ from typing import Any
 
 from ..question import Understood
 from . import card_data, happens, when_passages
-from .asked import Asked
+from .asked import Asked, asks_twice
 from .common import Verdict
 from .order import priority
 from .outcome import what_happens
@@ -50,6 +50,8 @@ def decide(
         # A word no rule holds ("digimon", an unread Chinese word): whatever the facts say of
         # the rest, they do not cover what the question is about.
         return asked, None
+    if asked.kind == "yesno" and asks_twice(u.text):
+        return asked, None  # one yes or no cannot answer two questions
     for resolver in resolvers:
         verdict = resolver(conn, u, asked)
         if verdict is not None:

@@ -98,6 +98,15 @@ def kind(text: str) -> str:
     return ""
 
 
+def asks_twice(text: str) -> bool:
+    """Two yes/no questions in one ("Do I still inflict battle damage, and does its effect
+    trigger?"): one yes or no cannot answer both."""
+    folded = fold(text).strip()
+    asking = {fold(w) for w in query_data()["kinds"]["asking_openers"]}
+    clauses = re.split(r"[,;:.?!。？！，；：]|\s-\s|\s(?:and|or)\s", folded)
+    return sum(1 for c in clauses if c.split() and c.split()[0] in asking) >= 2
+
+
 def classes_named(conn: sqlite3.Connection, u: Understood) -> list[dict[str, Any]]:
     """The card classes a question names ("a counter trap", "Bẫy Phản đòn"), longest first,
     each once."""

@@ -84,12 +84,14 @@ def _counted(u: Understood, found: list[tuple[int, str]]) -> set[str]:
 
 def _bound_asked(text: str) -> str:
     """at_least or at_most when the question asks for a minimum or a maximum (kb/data/
-    query.toml [quantity.asks])."""
+    query.toml [quantity.asks]); neither when it asks for both ("min and max": the range)."""
     folded = fold(text)
-    for bound, cues in query_data()["quantity"]["asks"].items():
-        if cue_pattern(tuple(cues)).search(folded):
-            return bound
-    return ""
+    asked = [
+        bound
+        for bound, cues in query_data()["quantity"]["asks"].items()
+        if cue_pattern(tuple(cues)).search(folded)
+    ]
+    return asked[0] if len(asked) == 1 else ""
 
 
 def _value(fact: Fact, bound: str) -> str:

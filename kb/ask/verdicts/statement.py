@@ -27,6 +27,7 @@ from ingest.text import fold, stem, words
 
 from ... import datafiles
 from ...db import first, run
+from ...vocabulary import load_vocabulary
 from ..question import Understood, stopwords
 from . import originals
 from .asked import Asked, lexicon
@@ -200,11 +201,38 @@ def _asked_negation(text: str) -> bool:
     return bool(negations.search(fold(parts[1] if parts else sentence)))
 
 
+def _counts(conn: sqlite3.Connection, text: str, classes: list[dict[str, Any]]) -> bool:
+    """The question states a count: a number that is not part of a name it writes ("thiệt
+    hại", damage, typed "thiet hai"; "Spell Speed 1")."""
+    found = lexicon().quantities(text)
+    if not found:
+        return False
+    folded = fold(text)
+    vocabulary = load_vocabulary(conn)
+    keys = [e["key"] for e in (*vocabulary.terms, *vocabulary.timing) if " " in e["key"]]
+    for _, _, end in found:
+        start = re.search(r"\w+$", folded[:end])
+        token = start.group() if start else ""
+        named = any(c["start"] < end <= c["start"] + len(c["text"]) for c in classes)
+        for key in keys:
+            if token not in key.split():
+                continue
+            at = folded.find(key)
+            while at >= 0 and not named:
+                named = at <= end - len(token) and end <= at + len(key)
+                at = folded.find(key, at + 1)
+            if named:
+                break
+        if not named:
+            return True
+    return False
+
+
 def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """Yes or no, read from the clause of the best passages that states the question."""
     if asked.unknown or asked.unresolved or _asked_negation(u.text):
         return None
-    if lexicon().quantities(u.text):
+    if _counts(conn, u.text, asked.classes):
         return None  # "more than once", "2 copies": a count, which no modality weighs
     required = required_words(conn, u)
     if len(required) < 2:
