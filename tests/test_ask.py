@@ -351,3 +351,14 @@ def test_a_minimum_and_a_maximum_asked_together_get_the_range(conn: sqlite3.Conn
     both = ask(conn, "FoW: what are the minimum and maximum main deck size")["answer"]
     assert both["verdict"] == "40-60"
     assert ask(conn, "FoW: maximum main deck size")["answer"]["verdict"] == "60"
+
+
+def test_what_happens_to_a_thing_and_in_a_situation(conn: sqlite3.Connection) -> None:
+    """ "What happens to X" is answered by the rule's plain statement of what is done with X;
+    a situation typed in Vietnamese without accents by the clause under that condition, a
+    condition's "player" or "game" being what any question supposes."""
+    will = ask(conn, "FoW: what happens to unused will at the end of the turn")["answer"]
+    assert "destroyed" in will["verdict"] and will["because"][0]["rule"].startswith("fow-")
+    deck = ask(conn, "vanguard het bai trong deck thi sao")["answer"]
+    assert "loses immediately" in deck["verdict"]
+    assert deck["because"][0]["rule"].startswith("vg-")

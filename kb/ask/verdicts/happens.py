@@ -16,10 +16,11 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from ingest.text import fold
+from ingest.text import fold, stem
+from ingest.text import words as text_words
 
 from ...db import run
-from ..question import Understood
+from ..question import Understood, cue_pattern, query_data, stopwords
 from . import passages, statement, words
 from .asked import Asked, lexicon
 from .common import Verdict, because, threshold
@@ -31,7 +32,8 @@ _STATES = ("does", "does-not", "must", "cannot")
 
 
 def _answer(conn: sqlite3.Connection, p: dict[str, Any], required: list[set[str]],
-            asked_stems: set[str], text: str) -> dict[str, Any] | None:  # fmt: skip
+            asked_stems: set[str], text: str,
+            about_thing: set[str]) -> dict[str, Any] | None:  # fmt: skip
     facts = run(conn, "verdict_rule_statements", ids=[p["id"]])
     said = " ".join(dict.fromkeys(f["quote"] for f in facts))
     around = stems(" ".join([*statement.context(conn, p), said]))
@@ -49,6 +51,10 @@ def _answer(conn: sqlite3.Connection, p: dict[str, Any], required: list[set[str]
     # rule's next sentence goes on telling it ("After the Chain has finished resolving,
     # damage calculation stops.").
     conditioned = [f for has, f in fitting if has]
+    if not conditioned and about_thing:
+        # "what happens to unused will": the rule's plain statement of what is done with it,
+        # the thing named in the statement itself.
+        conditioned = [f for has, f in fitting if not has and about_thing <= stems(f["outcome"])]
     if not conditioned:
         return None
     quotes = list(dict.fromkeys(f["quote"] for f in facts))
@@ -64,13 +70,33 @@ def _outcome(fact: dict[str, Any]) -> str:
     return plain(rest).rstrip(" .")
 
 
+def _thing_asked(text: str) -> set[str]:
+    """The stems of the thing a "what happens to X" question names (X up to its first
+    stopword: "the rest of the Damage Step" is "rest"); empty for other questions."""
+    folded = fold(text)
+    m = cue_pattern(tuple(query_data()["happens_to"]["cues"])).search(folded)
+    if not m:
+        return set()
+    thing = []
+    for w in text_words(folded[m.end() :]):
+        if w in stopwords():
+            if thing:
+                break
+            continue
+        thing.append(w)
+    return {stem(w) for w in thing}
+
+
 def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     required = words.required_words(conn, u)
     if len(required) < 2:
         return None
     asked_stems = {a for alternatives in required for a in alternatives for a in a.split("|")}
+    about_thing = _thing_asked(u.text)
     found = [
-        f for p in passages.best(u, asked) if (f := _answer(conn, p, required, asked_stems, u.text))
+        f
+        for p in passages.best(u, asked)
+        if (f := _answer(conn, p, required, asked_stems, u.text, about_thing))
     ]
     if not found:
         return None

@@ -28,7 +28,7 @@ from ingest.text import fold, stem, words
 from ... import datafiles
 from ...db import first, run
 from ...vocabulary import load_vocabulary
-from ..question import Understood, stopwords
+from ..question import Understood, query_data, stopwords
 from . import originals
 from .asked import Asked, lexicon
 from .common import Verdict, because, threshold
@@ -74,8 +74,16 @@ def condition_share(fact: dict[str, Any], asked_stems: set[str], asked_text: str
     when it says the opposite of the question: "face-up" for "face-down")."""
     if asked_text and _contradicts(fact["condition"], asked_text):
         return 0.0
-    condition = content(fact["condition"], set(stopwords()))
+    # A word any question supposes counts when the question says it, not against it.
+    condition = content(fact["condition"], set(stopwords())) - (_implied() - asked_stems)
     return len(condition & asked_stems) / len(condition) if condition else 1.0
+
+
+@cache
+def _implied() -> frozenset[str]:
+    """Stems of the words any question supposes (kb/data/query.toml [conditions])."""
+    implied = query_data()["conditions"]["implied"]
+    return frozenset(stem(w) for phrase in implied for w in words(fold(phrase)))
 
 
 def _contradicts(condition: str, question: str) -> bool:
