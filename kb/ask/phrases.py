@@ -79,7 +79,8 @@ def find_phrase(folded: str, key: str, plural_inside: bool = False) -> list[Span
     if CJK_RUN.search(key):
         if len(parts) == 1:  # most CJK names: a plain substring, no pattern to compile
             return _occurrences(folded, parts[0])
-        pattern = r"[\s\-–]+".join(re.escape(w) for w in parts)
+        # Chinese writes no spaces, even beside a Latin letter ("G卡组" is the G deck).
+        pattern = r"[\s\-–]*".join(re.escape(w) for w in parts)
         return [m.span() for m in re.finditer(pattern, folded)]
     q = question_text(folded)
     if plural_inside:

@@ -77,7 +77,9 @@ def _counted(u: Understood, found: list[tuple[int, str]]) -> set[str]:
         if phrase:
             end = phrase[-1][1]
             at_end = [c for pos, c in found if phrase[0][0] <= pos < end]
-            units.add(at_end[-1] if at_end else f"word:{stem(phrase[-1][2])}")
+            # Without a concept, any word of the phrase may be what it counts ("how much
+            # damage wins": damage).
+            units |= {at_end[-1]} if at_end else {f"word:{stem(w)}" for _, _, w in phrase[:3]}
             return units  # "how many Chains": what it counts, whatever measure it names
     return units | measured
 
