@@ -362,3 +362,25 @@ def test_what_happens_to_a_thing_and_in_a_situation(conn: sqlite3.Connection) ->
     deck = ask(conn, "vanguard het bai trong deck thi sao")["answer"]
     assert "loses immediately" in deck["verdict"]
     assert deck["because"][0]["rule"].startswith("vg-")
+
+
+def test_which_resolves_first_and_the_result_from_the_worked_example(
+    conn: sqlite3.Connection,
+) -> None:
+    """The worked example naming the question's cards decides which resolves first (its last
+    Chain Link) and how it ends, cited to the example's own sentence, with the English gloss
+    of a Vietnamese sentence beside it; not for a ruleset the example is not of, nor for
+    which may be activated first."""
+    first = ask(conn, "honset vs honest, whose resolves first")["answer"]
+    assert first["verdict"] == "Player B's Honest resolves first"
+    assert first["basis"] == "example"
+    assert first["because"][0]["rule"].startswith("ygo-damage-step:")
+    result = ask(conn, "Honest vs Honest, both players use Honest at damage calc. Result?")
+    answer = result["answer"]
+    assert answer["verdict"] == "D.D. Warrior Lady destroys Blue-Eyes White Dragon"
+    assert answer["quote_gloss"]["lang"] == "en" and "Blue-Eyes" in answer["quote_gloss"]["text"]
+    assert answer["quote_gloss"]["text"] != answer["quote"]
+    ocg = ask(conn, "OCG: honest vs honest, whose resolves first")["answer"]
+    assert ocg is None or ocg.get("verdict") is None
+    activates = ask(conn, "honest vs honest, which can be activated first")["answer"]
+    assert activates is None or activates.get("verdict") != first["verdict"]

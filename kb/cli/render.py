@@ -287,6 +287,9 @@ def ask(result: dict[str, Any]) -> str:
         lines.append(wrap("Ruling: " + a["ruling"], indent=""))
         if a["quote"]:
             lines.append(wrap(f"Source says: “{a['quote']}”", indent="  "))
+        if a.get("quote_gloss"):
+            g = a["quote_gloss"]
+            lines.append(wrap(f"[{g['lang']}, {g['authority']}] “{g['text']}”", indent="  "))
         if a["sequence"]:
             lines.append("Sequence:")
             lines += [wrap(f"{i}. {s}", indent="  ") for i, s in enumerate(a["sequence"], 1)]

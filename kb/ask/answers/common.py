@@ -110,6 +110,27 @@ def window_nuances(
     return [{"text": f"{where(moment)}: {e['text']}.", "rules": e["rules"]} for e in seen.values()]
 
 
+def quote_gloss(conn: sqlite3.Connection, rule_id: str, quote: str) -> dict[str, str] | None:
+    """The English of a quote from a rule in another language: the sentence of the rule's
+    curated English gloss standing where the quote stands in the rule (when the two have as
+    many sentences), with the gloss's provenance; None when there is none."""
+    from ingest.sentences import split_sentences
+
+    rule = first(conn, "rule", id=rule_id)
+    if rule is None or rule["lang"] == "en":
+        return None
+    gloss = next((g for g in run(conn, "rule_glosses", id=rule_id) if g["lang"] == "en"), None)
+    if gloss is None:
+        return None
+    said, glossed = split_sentences(rule["text"]), split_sentences(gloss["text"])
+    if quote in glossed or quote == gloss["text"]:
+        return None  # the quote is the English already
+    at = next((i for i, s in enumerate(said) if quote.strip() in s or s in quote), None)
+    if at is None or len(said) != len(glossed):
+        return None
+    return {"text": glossed[at], "lang": "en", "authority": authority("gloss")}
+
+
 def answer(
     conn: sqlite3.Connection,
     kind: str,
@@ -139,6 +160,7 @@ def answer(
         "cards": names(conn, cards),
         "ruling_id": ruling_id,
         "quote": quote,
+        "quote_gloss": quote_gloss(conn, ruling_id, quote) if ruling_id and quote else None,
         "verdict": None,
         "because": [],
         "conflicts": [],

@@ -53,6 +53,7 @@ class _Reading:
         self.conn, self.ruling, self.moment, self.sources = conn, ruling, moment, sources
         self.sequence: list[str] = []
         self.links: list[tuple[str, str]] = []  # (actor, card) per Chain Link
+        self.steps: dict[str, str] = {}  # the source's sentence of the last link, the result
         self.cannot_note = ""
         self.result = ""
 
@@ -72,6 +73,7 @@ class _Reading:
 
     def activate(self, step: dict[str, Any], cards: list[str]) -> None:
         self.links.append((step["actor"], cards[0]))
+        self.steps["link"] = step["text"]
         when = self.moment["en"] if self.moment else "Then"
         self.sequence.append(
             f"{when}: {_player(step['actor'])} activates {cards[0]} (Chain Link {len(self.links)})."
@@ -79,6 +81,7 @@ class _Reading:
 
     def respond(self, step: dict[str, Any], cards: list[str]) -> None:
         self.links.append((step["actor"], cards[0]))
+        self.steps["link"] = step["text"]
         reason = ""
         if self.props.get("chains", {}).get("value") == "one":
             reason = (
@@ -109,6 +112,7 @@ class _Reading:
     def outcome(self, step: dict[str, Any], cards: list[str]) -> None:
         self.result = _result_text(step, cards)
         if self.result:
+            self.steps["result"] = step["text"]
             self.sequence.append(f"Result, as the source states: {self.result}.")
 
     def read(self, steps: list[dict[str, Any]]) -> None:
@@ -163,10 +167,9 @@ class _Reading:
         return None
 
 
-def vs_answer(conn: sqlite3.Connection, u: Understood) -> dict[str, Any] | None:
-    """The composed answer for "X vs Y", or None when no ruling names both cards."""
-    assert u.vs is not None
-    a, b = u.vs[0]["id"], u.vs[1]["id"]
+def example_reading(conn: sqlite3.Connection, a: str, b: str) -> _Reading | None:
+    """The worked example (else any ruling) naming cards ``a`` and ``b``, read step by step;
+    None when no ruling names both."""
     ruling = _vs_ruling(conn, a, b) or _vs_ruling(conn, b, a)
     if ruling is None:
         return None
@@ -174,6 +177,17 @@ def vs_answer(conn: sqlite3.Connection, u: Understood) -> dict[str, Any] | None:
     reading = _Reading(conn, ruling, moment, sources=[source(conn, ruling["id"])])
     reading.read(run(conn, "ruling_steps", id=ruling["id"]))
     reading.resolve_chain()
+    return reading
+
+
+def vs_answer(conn: sqlite3.Connection, u: Understood) -> dict[str, Any] | None:
+    """The composed answer for "X vs Y", or None when no ruling names both cards."""
+    assert u.vs is not None
+    reading = example_reading(conn, u.vs[0]["id"], u.vs[1]["id"])
+    if reading is None:
+        return None
+    ruling, moment = reading.ruling, reading.moment
+    a, b = u.vs[0]["id"], u.vs[1]["id"]
     text = reading.ruling_text()
     if text is None:
         return None

@@ -16,7 +16,7 @@ import sqlite3
 from typing import Any
 
 from ..question import Understood
-from . import card_data, happens, when_passages
+from . import card_data, example, happens, when_passages
 from .asked import Asked, asks_twice
 from .common import Verdict
 from .order import priority
@@ -29,8 +29,8 @@ from .statement import modal_sentence
 RESOLVERS = {
     "yesno": [status, card_data.has, yes_no, modal_sentence],
     "when": [when, when_passages.in_passages],
-    "which_first": [priority],
-    "what_happens": [what_happens, happens.in_passages],
+    "which_first": [priority, example.resolves_first],
+    "what_happens": [what_happens, example.result, happens.in_passages],
     "how_many": [card_data.value, copies, in_passages],
 }
 
