@@ -384,3 +384,15 @@ def test_which_resolves_first_and_the_result_from_the_worked_example(
     assert ocg is None or ocg.get("verdict") is None
     activates = ask(conn, "honest vs honest, which can be activated first")["answer"]
     assert activates is None or activates.get("verdict") != first["verdict"]
+
+
+def test_when_from_the_moments_of_the_rules(conn: sqlite3.Connection) -> None:
+    """One statement standing at two moments happens at both; a time the question already
+    says is no answer; a time phrase cut inside its own clause is never the verdict (the
+    passage's moment answers instead)."""
+    wills = ask(conn, "when are unused wills destroyed in FoW")["answer"]
+    assert "recovery phase" in wills["verdict"] and "end phase" in wills["verdict"]
+    until = ask(conn, "In FoW, when do continuous effects that last 'until end of turn' end?")
+    assert until["answer"]["verdict"] == "end phase"
+    drillroid = ask(conn, "when does drilroid's effect activate")["answer"]
+    assert drillroid["verdict"] == "before damage calculation"

@@ -17,8 +17,10 @@ import re
 import sqlite3
 from typing import Any
 
+from ingest.text import fold
+
 from ...db import first, run
-from ..question import Understood
+from ..question import Understood, stopwords
 from . import passages, statement, words
 from .asked import Asked, lexicon
 from .common import Verdict, because, moment_name
@@ -28,16 +30,24 @@ from .named import stems
 _HAPPENS = ("can", "must", "does", "only")
 # A phrase saying when is at most this many words ("at the beginning of the game").
 _TIME_WORDS = 6
+# Words of a verb phrase: a time phrase cut beside one is cut inside its own clause.
+_AUXILIARIES = {"has", "have", "had", "been", "be", "was", "were", "is", "are", "đã", "được", "bị"}
 
 
 def _time_of(clause: str) -> str:
-    """The phrase of a clause saying when, cut before any verb of the clause."""
+    """The phrase of a clause saying when, cut before any verb of the clause; none when the
+    verb is inside the phrase ("after the face-down monster has been flipped": the phrase
+    cut there says nothing, and the passage's moment answers instead)."""
     phrase = lexicon().time_phrase(clause)
-    words = phrase.split()[:_TIME_WORDS]
+    every = phrase.split()
+    words = every[:_TIME_WORDS]
     for i, word in enumerate(words[1:], start=1):
         if lexicon().modality(word) or lexicon().actions(word) or word.lower() in ("will", "is"):
-            words = words[:i]
-            break
+            if word.lower() in _AUXILIARIES or words[i - 1].lower() in _AUXILIARIES:
+                return ""
+            return " ".join(words[:i]).rstrip(" ,.")
+    if len(every) > _TIME_WORDS and not every[_TIME_WORDS - 1].endswith((",", ".")):
+        return ""  # cut by its length inside what it says
     return " ".join(words).rstrip(" ,.")
 
 
@@ -56,7 +66,8 @@ def _answer(
     facts = run(conn, "verdict_rule_statements", ids=[p["id"]])
     said = " ".join(dict.fromkeys(f["quote"] for f in facts))
     around = stems(" ".join([*statement.context(conn, p), said]))
-    for fact in facts:
+    # The English (a gloss's, or the rule's own) first: the verdict is read in English.
+    for fact in sorted(facts, key=lambda f: f["lang"] != "en"):
         clause = f"{fact['condition']} {fact['outcome']}"
         if fact["modality"] not in _HAPPENS or fact["limits"]:
             continue
@@ -65,7 +76,7 @@ def _answer(
         if not cards and not statement.answering(clause, around, required):
             continue
         time = _time_of(clause)
-        if time:
+        if time and not _said_in(time, u.text):  # the question's own "until end of turn"
             return time, fact
         if fact["condition"] and not cards and _names_a_time(fact["condition"]):
             return f"when {fact['condition']}", fact  # "may initiate battle if it is main timing"
@@ -76,6 +87,12 @@ def _answer(
             names = [_where(conn, n) for n in nodes]
             return "; ".join(dict.fromkeys(names)), fact
     return None
+
+
+def _said_in(phrase: str, question: str) -> bool:
+    """Every content word of the phrase is the question's own: it tells nothing new."""
+    said = words.content(phrase, set(stopwords()))
+    return bool(said) and said <= stems(question)
 
 
 def _names_a_time(condition: str) -> bool:
@@ -114,9 +131,16 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
     answers = [
         a for p in passages.best(u, asked) if (a := _answer(conn, p, u, required, asked.action))
     ]
-    if not answers or len({_base(w) for w, _ in answers[:2]}) != 1:
+    if not answers:
         return None
     when, fact = answers[0]
+    if len({_base(w) for w, _ in answers[:2]}) != 1:
+        # One statement standing at two moments happens at both ("All unused Wills are
+        # destroyed": in the Recovery Phase and in the End Phase); else they disagree.
+        (other, second) = answers[1]
+        if fold(second["outcome"]) != fold(fact["outcome"]):
+            return None
+        when = f"{when} and {other}"
     cited = [because(conn, f) for _, f in answers[:2]]
     verdict = when.split("; ")[0].lower()
     return Verdict(verdict, f"{when[:1].upper()}{when[1:]}: {fact['quote']}", cited,
