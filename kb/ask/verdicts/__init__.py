@@ -13,26 +13,36 @@ On the ``kb ask`` path: standard library, sqlite3, rapidfuzz and ``ingest`` text
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
+from importlib import import_module
 from typing import Any
 
 from ..question import Understood
-from . import card_data, example, happens, when_passages
 from .asked import Asked, asks_twice
 from .common import Verdict
-from .order import priority
-from .outcome import what_happens
-from .permission import when, yes_no
-from .quantity import in_passages
-from .restriction import copies, status
-from .statement import modal_sentence
 
+# The resolvers of each kind of question, in order, as "module:function": a module is
+# imported when a question of its kind is asked (kb ask is a process per question, and most
+# questions ask for one kind or none).
 RESOLVERS = {
-    "yesno": [status, card_data.has, yes_no, modal_sentence],
-    "when": [when, when_passages.in_passages],
-    "which_first": [priority, example.resolves_first],
-    "what_happens": [what_happens, example.result, happens.in_passages],
-    "how_many": [card_data.value, copies, in_passages],
+    "yesno": [
+        "restriction:status",
+        "card_data:has",
+        "permission:yes_no",
+        "statement:modal_sentence",
+    ],
+    "when": ["permission:when", "when_passages:in_passages"],
+    "which_first": ["order:priority", "example:resolves_first"],
+    "what_happens": ["outcome:what_happens", "example:result", "happens:in_passages"],
+    "how_many": ["card_data:value", "restriction:copies", "quantity:in_passages"],
 }
+# Card data fields a question about one card asks a number of (kb/ask/verdicts/card_data.py).
+NUMERIC = ("atk", "def", "level")
+
+
+def _resolver(name: str) -> Callable[[sqlite3.Connection, Understood, Asked], Verdict | None]:
+    module, _, function = name.partition(":")
+    return getattr(import_module(f"{__name__}.{module}"), function)
 
 
 def decide(
@@ -43,7 +53,7 @@ def decide(
     question best may decide it."""
     asked = Asked(conn, u)
     asked.passages = passages or []
-    if not asked.kind and u.cards and any(f in card_data.NUMERIC for f in u.facts):
+    if not asked.kind and u.cards and any(f in NUMERIC for f in u.facts):
         asked.kind = "how_many"  # "Breaker the Magical Warrior ATK?" asks for a number
     resolvers = RESOLVERS.get(asked.kind, [])
     if resolvers and asked.unknown:
@@ -52,8 +62,8 @@ def decide(
         return asked, None
     if asked.kind == "yesno" and asks_twice(u.text):
         return asked, None  # one yes or no cannot answer two questions
-    for resolver in resolvers:
-        verdict = resolver(conn, u, asked)
+    for name in resolvers:
+        verdict = _resolver(name)(conn, u, asked)
         if verdict is not None:
             return asked, verdict
     return asked, None

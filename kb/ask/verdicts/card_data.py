@@ -17,10 +17,9 @@ from ingest.text import fold, folded_words
 
 from ...db import run
 from ..question import Understood, query_data, stopwords
+from . import NUMERIC
 from .asked import Asked, cue_words
 from .common import Verdict, because
-
-NUMERIC = ("atk", "def", "level")
 
 
 def _plain(u: Understood, extra: set[str]) -> bool:
