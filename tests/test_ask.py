@@ -396,3 +396,18 @@ def test_when_from_the_moments_of_the_rules(conn: sqlite3.Connection) -> None:
     assert until["answer"]["verdict"] == "end phase"
     drillroid = ask(conn, "when does drilroid's effect activate")["answer"]
     assert drillroid["verdict"] == "before damage calculation"
+
+
+def test_an_everyday_synonym_states_the_question(conn: sqlite3.Connection) -> None:
+    """ "At the start of each game" is stated by a rule saying "at the beginning of each
+    game" (kb/data/query.toml [synonyms]); a word of no group still has to be said."""
+    from kb.ask.verdicts.words import plain, synonyms
+
+    assert synonyms()["start"] == synonyms()["begin"]
+    assert plain([{"start", "begin"}, {"deck"}, {"deck|main", "boong"}]) == [
+        {"start", "begin"},
+        {"deck"},
+    ]
+    answer = ask(conn, "vanguard: must I shuffle and cut my main deck at the start of each game")
+    assert answer["answer"]["verdict"] == "yes"
+    assert "beginning of each game" in answer["answer"]["because"][0]["quote"]

@@ -34,6 +34,7 @@ from .asked import Asked, lexicon
 from .common import Verdict, because, threshold
 from .named import stems
 from .words import asked_words, content, holds, polar_words, required_words, skipped
+from .words import plain as plain_words
 
 # (question modality, clause reading) -> verdict; pairs not listed give none ("must X?" is
 # not answered by "X can", nor "can X?" by "X happens").
@@ -247,7 +248,7 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
         return None  # too little said to find the clause that says it
     asked_stems = asked_words(u, required)
     # The question's own words, each written one way (not a name with renderings).
-    plain = [r for r in required if len(r) == 1 and "|" not in next(iter(r))]
+    plain = plain_words(required)
     skip = skipped(conn)
     top = originals.top(asked)
     facts = run(conn, "verdict_rule_statements", ids=[p["id"] for p in top])

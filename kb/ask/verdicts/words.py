@@ -18,7 +18,7 @@ from ingest.text import CJK_RUN, fold, stem, words
 from ... import datafiles
 from ...db import column
 from ...vocabulary import load_vocabulary
-from ..question import Understood, cue_pattern, stopwords
+from ..question import Understood, cue_pattern, query_data, stopwords
 from . import named
 from .asked import cue_phrases, cue_words, is_everyday_verb, lexicon, unread_chinese
 from .named import alternatives
@@ -129,8 +129,30 @@ def required_words(
             continue  # "two", "OCG": a count or a ruleset, read on their own
         if is_everyday_verb(word) and not lexicon().actions(word):
             continue  # "want", "bring": what is asked of the subject, which rules word otherwise
-        out.append({stem(word)})
+        out.append(set(synonyms().get(stem(word), {stem(word)})))
     return out
+
+
+@cache
+def synonyms() -> dict[str, frozenset[str]]:
+    """Each stem of an everyday word to the stems of its group (kb/data/query.toml
+    [synonyms]): any of them states it."""
+    out: dict[str, frozenset[str]] = {}
+    for group in query_data()["synonyms"]["groups"]:
+        stems_ = frozenset(stem(fold(w)) for w in group)
+        for s in stems_:
+            out[s] = stems_
+    return out
+
+
+def plain(required: list[set[str]]) -> list[set[str]]:
+    """The question's own words among what is required (not a name with renderings): a
+    word, or a word and its everyday synonyms."""
+    groups = set(synonyms().values())
+    return [
+        r for r in required
+        if all("|" not in a for a in r) and (len(r) == 1 or frozenset(r) in groups)
+    ]  # fmt: skip
 
 
 def holds(sentence_stems: set[str], required: list[set[str]]) -> bool:
