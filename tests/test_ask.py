@@ -411,3 +411,13 @@ def test_an_everyday_synonym_states_the_question(conn: sqlite3.Connection) -> No
     answer = ask(conn, "vanguard: must I shuffle and cut my main deck at the start of each game")
     assert answer["answer"]["verdict"] == "yes"
     assert "beginning of each game" in answer["answer"]["because"][0]["quote"]
+
+
+def test_a_count_the_question_states_is_checked_against_the_rule(conn: sqlite3.Connection) -> None:
+    """ "Is a 39-card main deck legal" is no by the rule's "at least 40"; a count inside the
+    bounds is yes."""
+    short = ask(conn, "In Yu-Gi-Oh!, is a 39-card Main Deck legal?")["answer"]
+    assert short["verdict"] == "no" and short["basis"] == "quantity"
+    assert "40" in short["because"][0]["quote"]
+    fine = ask(conn, "In Yu-Gi-Oh!, is a 45-card Main Deck legal?")["answer"]
+    assert fine["verdict"] == "yes"

@@ -30,6 +30,7 @@ RESOLVERS = {
         "card_data:has",
         "permission:yes_no",
         "statement:modal_sentence",
+        "quantity:within",
     ],
     "when": ["permission:when", "when_passages:in_passages"],
     "which_first": ["order:priority", "example:resolves_first"],

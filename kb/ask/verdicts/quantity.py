@@ -192,11 +192,10 @@ def _about_wanted(fact: Fact, wanted: set[str], forms: Forms, context: set[str])
     return all(fact["subject"] == c or forms.named(c, held) for c in wanted)
 
 
-def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
-    """The number of the best passages for the question: the passages kb ask ranks first hold
-    the rule. The first of them with a number counting what the question counts (its only
-    number when the question counts nothing named) answers, when it has one value and every
-    other top passage counting the same agrees."""
+def _matching(conn: sqlite3.Connection, u: Understood, asked: Asked,
+              counted: set[str] | None = None) -> tuple[list[Fact], str] | None:  # fmt: skip
+    """The facts of the best passages that answer how many (see in_passages), and their
+    value; ``counted``: what is counted, when not read from the question's cue."""
     top = passages.best(u, asked)
     if not top:
         return None
@@ -206,7 +205,8 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
         facts = [f for f in facts if f["version"] in versions]
     facts = _newest(facts)
     found = _concepts(u, asked)
-    counted = _counted(u, found)
+    if counted is None:
+        counted = _counted(u, found)
     names = {_name(c) for c in counted} - {""}
     wanted = {c for _, c in found if _name(c) not in names} - _GENERIC - counted
     forms = Forms(conn)
@@ -237,10 +237,57 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
     values = [{_value(f, bound) for f in found} for found in ranked]
     if len(values[0]) != 1 or (counted and any(v != values[0] for v in values[1:])):
         return None
-    matching = ranked[0]
-    value = next(iter(values[0]))
+    return ranked[0], next(iter(values[0]))
+
+
+def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
+    """The number of the best passages for the question: the passages kb ask ranks first hold
+    the rule. The first of them with a number counting what the question counts (its only
+    number when the question counts nothing named) answers, when it has one value and every
+    other top passage counting the same agrees."""
+    found = _matching(conn, u, asked)
+    if found is None:
+        return None
+    matching, value = found
     return Verdict(value, f"{value}: {matching[0]['quote']}", [because(conn, f) for f in matching],
                    kind="quantity", moment=matching[0]["moment"])  # fmt: skip
 
 
-__all__ = ["in_passages", "lexicon"]
+def within(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
+    """Yes or no for a count the question states ("is a 39-card main deck legal", "can I run
+    more than 4 copies"): the count the rules allow for what the number counts, read as
+    how many is (in_passages), holds the question's count or not."""
+    years = {int(y) for y in re.findall(r"\d+", " ".join(map(str, u.years)))}
+    numbers = [n for n in lexicon().quantities(u.text) if n[1] not in years]  # "2005 OCG"
+    if len(numbers) != 1:
+        return None
+    bound, value, end = numbers[0]
+    folded = fold(u.text)
+    unit = lexicon().unit(u.text, end)
+    counted = {f"word:{unit}"} if unit else set()
+    counted |= {concept for at, concept in _concepts(u, asked) if end <= at <= end + 2}
+    if not counted:
+        return None
+    compare = query_data()["quantity"]["compare"]
+    before = folded[max(0, end - 30) : end]
+    count = value
+    if cue_pattern(tuple(compare["more_than"])).search(before):
+        count = value + 1  # "more than 4": five, the least count it asks about
+    elif cue_pattern(tuple(compare["less_than"])).search(before):
+        count = value - 1
+    found = _matching(conn, u, asked, counted)
+    if found is None:
+        return None
+    matching, _ = found
+    fact = matching[0]
+    low = fact["low"] if fact["low"] is not None else 0
+    high = fact["high"] if fact["high"] is not None else float("inf")
+    if fact["modality"] in ("states", "exactly") and fact["low"] is not None:
+        low = high = fact["low"]
+    verdict = "yes" if low <= count <= high else "no"
+    opening = {"yes": "Yes", "no": "No"}[verdict]
+    return Verdict(verdict, f"{opening}: {fact['quote']}", [because(conn, f) for f in matching],
+                   kind="quantity", moment=fact["moment"])  # fmt: skip
+
+
+__all__ = ["in_passages", "lexicon", "within"]
