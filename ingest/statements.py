@@ -17,6 +17,19 @@ from typing import Any
 
 from .text import CJK_RUN, fold, has_diacritics, stem
 
+# The end of a list of one-word items, written with its last comma ("a card, ability, or
+# object"): not "at the same time, he or she loses".
+_LIST_END = re.compile(r"(?:^|[\s,])\w+, \w+, (?:or|and|hoặc|và) ")
+
+
+def _in_list(folded: str, join: re.Match[str]) -> bool:
+    """A ", or" / ", and" closing a list of one-word items ("a card, ability, or object"),
+    not one opening another clause ("flip it, and both players may look")."""
+    before = folded[: join.start()]
+    last = before.rfind(",")
+    return last >= 0 and len(before[last + 1 :].split()) == 1
+
+
 LANGS = ("en", "vi", "zh")
 _DIGITS = r"\d{1,3}(?:[,.]\d{3})+|\d+"
 
@@ -243,7 +256,7 @@ class Lexicon:
         folded = fold(sentence)
         cuts = sorted(
             {m.start() for m in self.clause_breaks.finditer(folded) if m.start() > 0}
-            | {m.start() for m in self.clause_joins.finditer(folded)}
+            | {m.start() for m in self.clause_joins.finditer(folded) if not _in_list(folded, m)}
         )
         bounds = [0, *cuts, len(sentence)]
         pieces = [sentence[a:b].strip(" ,;；") for a, b in zip(bounds, bounds[1:], strict=False)]
@@ -315,8 +328,12 @@ class Lexicon:
         body = sentence[offset + m.end() :]
         # A comma inside parentheses ("(\"Divine Wrath\", etc.)") ends nothing.
         plain = re.sub(r"\([^()]*\)", lambda m: "_" * len(m.group()), fold(body))
+        # A list ends its items with ", or" / ", and" ("When a card, ability, or object ...
+        # is canceled, remove it"): the condition's comma comes after it.
+        listed = _LIST_END.search(plain)
+        after = listed.end() if listed else 0
         for marker in (", then ", " then ", " thì ", ", "):
-            at = plain.find(marker)
+            at = plain.find(marker, after)
             if at > 0:
                 return body[:at].strip(" ,"), body[at + len(marker) :].strip(" ,")
         return None

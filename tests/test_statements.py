@@ -52,3 +52,19 @@ def test_a_term_written_plural_is_found_singular() -> None:
     assert [r.term for r, _, _ in finder.find("Both players have 8000 life points")] == [
         "life-points"
     ]
+
+
+def test_a_list_of_items_is_no_clause_boundary() -> None:
+    """ "When a card, ability, or object ... is canceled, remove it": the list's commas and
+    its ", or" cut nothing; the condition ends at the comma after it. "At the same time, he
+    or she loses" is no list."""
+    lexicon = load_lexicon()
+    sentence = "When a card, ability, or object in the chase area is canceled, remove it."
+    assert lexicon.clauses(sentence) == [sentence]
+    assert lexicon.split_condition(sentence) == (
+        "a card, ability, or object in the chase area is canceled",
+        "remove it.",
+    )
+    assert lexicon.split_condition(
+        "If that player has no cards in the soul at the same time, he or she loses."
+    ) == ("that player has no cards in the soul at the same time", "he or she loses.")
