@@ -34,6 +34,15 @@ _HAN_RANGE = (
 )
 _CJK = _KANA_RANGE + _HAN_RANGE
 CJK_RUN = re.compile(f"[{_CJK}]+")
+
+
+def whole_word(pattern: str) -> str:
+    """A regex matching ``pattern`` as a whole word, where a run of Chinese or Japanese next
+    to it is a boundary too ("fow主卡组": Chinese writes no space after a Latin name)."""
+    edge = f"[^\\W{_CJK}]"
+    return rf"(?<!{edge}){pattern}(?!{edge})"
+
+
 # Han and kana apart (HAN, KANA): compiled on first use, as kb ask never needs them and a
 # class this large costs milliseconds to compile.
 _LAZY_PATTERNS = {"HAN": f"[{_HAN_RANGE}]", "KANA": f"[{_KANA_RANGE}]"}

@@ -421,3 +421,12 @@ def test_a_count_the_question_states_is_checked_against_the_rule(conn: sqlite3.C
     assert "40" in short["because"][0]["quote"]
     fine = ask(conn, "In Yu-Gi-Oh!, is a 45-card Main Deck legal?")["answer"]
     assert fine["verdict"] == "yes"
+
+
+def test_a_game_or_deck_named_the_way_its_players_write_it(conn: sqlite3.Connection) -> None:
+    """ "FoW主卡组" names Force of Will although no space stands before the Chinese; "bộ bài
+    chính" is the Vietnamese main deck."""
+    fow = ask(conn, "FoW主卡组最多几张")
+    assert fow["understood"]["game"] == "fow" and fow["answer"]["verdict"] == "60"
+    vg = ask(conn, "Bộ bài chính Vanguard phải có bao nhiêu lá?")["answer"]
+    assert vg["verdict"] == "50" and vg["because"][0]["rule"].startswith("vg-")

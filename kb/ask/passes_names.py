@@ -11,7 +11,7 @@ import re
 import unicodedata
 from functools import cache
 
-from ingest.text import CJK_RUN, fold, words, writing_language
+from ingest.text import CJK_RUN, fold, whole_word, words, writing_language
 
 from ..vocabulary import Vocabulary
 from .cardnames import CardFinder
@@ -92,7 +92,7 @@ def game_named(ctx: Context) -> None:
                 continue
             pattern = re.escape(alias)
             if not CJK_RUN.search(alias):
-                pattern = rf"(?<!\w){pattern}(?!\w)"
+                pattern = whole_word(pattern)
             m = re.search(pattern, ctx.folded)
             if m and spans_free(ctx.used, m.start(), m.end()):
                 ctx.used.append((m.start(), m.end()))
