@@ -430,3 +430,12 @@ def test_a_game_or_deck_named_the_way_its_players_write_it(conn: sqlite3.Connect
     assert fow["understood"]["game"] == "fow" and fow["answer"]["verdict"] == "60"
     vg = ask(conn, "Bộ bài chính Vanguard phải có bao nhiêu lá?")["answer"]
     assert vg["verdict"] == "50" and vg["because"][0]["rule"].startswith("vg-")
+
+
+def test_a_game_named_by_a_word_of_its_rules(conn: sqlite3.Connection) -> None:
+    """ "vanguard: I have no vanguard ...": the first "vanguard" names the game, the second is
+    the card on the vanguard circle, which the rule's condition must hold."""
+    answer = ask(conn, "vanguard: I have no vanguard but have cards in my soul, what happens")
+    verdict = answer["answer"]["verdict"]
+    assert "choose a card from his or her soul" in verdict
+    assert answer["answer"]["because"][0]["rule"].startswith("vg-basic:")

@@ -27,8 +27,18 @@ from .named import alternatives
 def skipped(conn: sqlite3.Connection) -> set[str]:
     """Words a question holds that say nothing of its subject: function and cue words, the
     names of the games."""
-    skip = set(stopwords()) | cue_words() | _bound_words()
+    skip = set(stopwords()) | cue_words() | _bound_words() | _connectives()
     return skip | {fold(a) for aliases in load_vocabulary(conn).games.values() for a in aliases}
+
+
+@cache
+def _connectives() -> frozenset[str]:
+    """The one-word connectives that open a clause ("but", "because", "nhưng"): how two
+    things are tied, not what either is (kb/data/statements.toml [clauses])."""
+    data = datafiles.load("statements")["clauses"]
+    return frozenset(
+        fold(w) for lang in ("en", "vi", "zh") for w in data.get(lang, []) if " " not in w
+    )
 
 
 def _rulesets(conn: sqlite3.Connection) -> frozenset[str]:
@@ -55,9 +65,41 @@ _CLITIC = re.compile(r"n['’]t\b|['’](?:s|t|d|ll|re|ve|m)\b")
 
 
 def _game_names(conn: sqlite3.Connection, folded: str) -> list[tuple[int, int]]:
-    """Where the question names a game ("Force of Will"): the game, not words of it."""
+    """Where the question names a game ("Force of Will"): the game, not words of it. A game
+    named by a word of its own rules ("vanguard") is the game only where a game is named
+    (opening the question, before a colon, after "in"); elsewhere it is the word ("vanguard:
+    I have no vanguard")."""
     aliases = {a for names in load_vocabulary(conn).games.values() for a in names}
-    return [(m.start(), m.end()) for m in cue_pattern(tuple(sorted(aliases))).finditer(folded)]
+    terms = {row["key"] for row in load_vocabulary(conn).terms}
+    spans = []
+    for m in cue_pattern(tuple(sorted(aliases))).finditer(folded):
+        before, after = folded[: m.start()].rstrip(), folded[m.end() :].lstrip()
+        naming = not before.strip(" -([") or after.startswith((":", ")"))
+        if m.group() not in terms or naming or before.endswith((" in", " of", " for", " trong")):
+            spans.append((m.start(), m.end()))
+    return spans
+
+
+def _term_words(
+    conn: sqlite3.Connection, folded: str, named: list[tuple[int, int]]
+) -> list[set[str]]:
+    """A game's name standing for a word of its rules (see _game_names), each as that
+    term's ways of writing it."""
+    vocabulary = load_vocabulary(conn)
+    aliases = {a for names in vocabulary.games.values() for a in names}
+    out = []
+    for m in cue_pattern(tuple(sorted(aliases))).finditer(folded):
+        if (m.start(), m.end()) in named:
+            continue
+        ids = {row["term"] for row in vocabulary.terms if row["key"] == m.group()}
+        texts = [
+            r["text"]
+            for r in vocabulary.terms
+            if r["term"] in ids and not CJK_RUN.search(r["text"])
+        ]
+        if texts:
+            out.append(alternatives([m.group(), *texts]))
+    return out
 
 
 def _script_words(folded: str) -> list[tuple[int, str]]:
@@ -83,7 +125,9 @@ def required_words(
     # Positions stay those of the question: a possessive or a contraction ("opponent's",
     # "can't") is blanked, not removed.
     folded = list(_CLITIC.sub(lambda m: " " * len(m.group()), fold(u.text)))
-    for start, end in [*apart, *_game_names(conn, "".join(folded))]:
+    games = _game_names(conn, "".join(folded))
+    as_words = _term_words(conn, "".join(folded), games)
+    for start, end in [*apart, *games]:
         folded[start:end] = [" "] * (end - start)
     folded = "".join(folded)
     skip = skipped(conn)
@@ -114,6 +158,7 @@ def required_words(
         if at >= 0 and not any(s <= at < e for s, e, _ in spans):
             spans.append((at, at + len(key), alternatives([key, *expanded])))
     out = [alternatives for _, _, alternatives in spans if alternatives]
+    out += [a for a in as_words if a not in out]
     for start, word in _script_words(folded):
         word = u.corrections.get(word, word)
         if CJK_RUN.fullmatch(word):
