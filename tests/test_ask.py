@@ -439,3 +439,16 @@ def test_a_game_named_by_a_word_of_its_rules(conn: sqlite3.Connection) -> None:
     verdict = answer["answer"]["verdict"]
     assert "choose a card from his or her soul" in verdict
     assert answer["answer"]["because"][0]["rule"].startswith("vg-basic:")
+
+
+def test_which_first_from_the_steps_of_a_procedure(conn: sqlite3.Connection) -> None:
+    """Two cards named in a "First, ..." and a "Next, ..." rule of one section: the first
+    step's card comes first, both rules cited; cards of no such pair get no order."""
+    answer = ask(
+        conn, "TCG start of damage step: Steamroid's ATK change or Neo-Spacian Grand Mole's "
+        "trigger, which comes first"
+    )["answer"]  # fmt: skip
+    assert answer["verdict"] == "Steamroid first"
+    assert [b["quote"].split(",")[0] for b in answer["because"]] == ["First", "Next"]
+    other = ask(conn, "Honest or Shrink, which comes first")["answer"]
+    assert other is None or other.get("verdict") != "Honest first"

@@ -324,6 +324,7 @@ QUERY_OVERRIDES = {
     "card_rulings": {"id": "honest"},
     "ruling_steps": {"id": "ygo-damage-step:van-de-honest.5"},
     "ruling_card_ids": {"id": "ygo-damage-step:van-de-honest.5"},
+    "verdict_card_steps": {"ids": '["steamroid"]'},
     "timing_node": {"id": "yugioh-tcg-during-damage-calculation"},
     "rule_translations": {"id": "fow-basic-vi-mt1:bat-dau-cua-tran-buoc.1"},
     "ask_concept_forms": {"id": "honest"},

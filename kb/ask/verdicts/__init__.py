@@ -33,7 +33,7 @@ RESOLVERS = {
         "quantity:within",
     ],
     "when": ["permission:when", "when_passages:in_passages"],
-    "which_first": ["order:priority", "example:resolves_first"],
+    "which_first": ["order:priority", "example:resolves_first", "steps:first_step"],
     "what_happens": ["outcome:what_happens", "example:result", "happens:in_passages"],
     "how_many": ["card_data:value", "restriction:copies", "quantity:in_passages"],
 }
