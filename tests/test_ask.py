@@ -452,3 +452,12 @@ def test_which_first_from_the_steps_of_a_procedure(conn: sqlite3.Connection) -> 
     assert [b["quote"].split(",")[0] for b in answer["because"]] == ["First", "Next"]
     other = ask(conn, "Honest or Shrink, which comes first")["answer"]
     assert other is None or other.get("verdict") != "Honest first"
+
+
+def test_a_count_qualified_in_the_words_of_another_language(conn: sqlite3.Connection) -> None:
+    """The question states a count's qualifier in any way of writing it: "主卡组" is the
+    "main card group" of 004's translation; a typo ("sentinal") as corrected."""
+    main = ask(conn, "游戏王主卡组最少几张")["answer"]
+    assert main["verdict"] == "40" and "main card group" in main["because"][0]["quote"]
+    sentinel = ask(conn, "max sentinal cards in a vanguard deck")["answer"]
+    assert sentinel["verdict"] == "4" and "Sentinel" in sentinel["because"][0]["quote"]

@@ -116,9 +116,17 @@ def _newest(facts: list[Fact]) -> list[Fact]:
     return [f for f in facts if not f["version"] or f["version"] == newest]
 
 
-def _qualified(fact: Fact, u: Understood) -> bool:
-    """The question states what qualifies the fact's count ("with the same name")."""
-    asked = {stem(w) for w in words(fold(u.text))}
+def _asked_stems(u: Understood, found: list[tuple[int, str]], forms: Forms) -> set[str]:
+    """The question's words as typed and as corrected, and every way of writing the
+    concepts it names ("主卡组" is the main deck, "main card group" in 004's translation)."""
+    typed = words(fold(u.text))
+    asked = {stem(w) for w in typed} | {stem(u.corrections.get(w, w)) for w in typed}
+    return asked | {s for _, c in found for a in forms.of(c) for s in a.split("|")}
+
+
+def _qualified(fact: Fact, u: Understood, asked: set[str]) -> bool:
+    """The question states what qualifies the fact's count ("with the same name"); ``asked``:
+    the question's stems (_asked_stems)."""
     said = {stem(w) for w in words(fact["condition"]) if w not in stopwords() and not w.isdigit()}
     data = query_data()["quantity"]
     measure = {stem(fold(w)) for w in [*data["counts"], *data["numbers"]]}
@@ -210,6 +218,7 @@ def _matching(conn: sqlite3.Connection, u: Understood, asked: Asked,
     names = {_name(c) for c in counted} - {""}
     wanted = {c for _, c in found if _name(c) not in names} - _GENERIC - counted
     forms = Forms(conn)
+    asked_stems = _asked_stems(u, found, forms)
     context = {p["id"]: stems(" ".join([p.get("title") or "", p.get("section_path") or ""]))
                for p in top}  # fmt: skip
     counting: dict[str, list[Fact]] = {}
@@ -219,7 +228,7 @@ def _matching(conn: sqlite3.Connection, u: Understood, asked: Asked,
     by_rule: dict[str, list[Fact]] = {}
     for p in top:
         every = counting.get(p["id"], [])
-        mine = [f for f in every if _qualified(f, u)]
+        mine = [f for f in every if _qualified(f, u, asked_stems)]
         around = context[p["id"]]
         if counted and len({f["low"] for f in every} | {f["high"] for f in every}) == 1:
             # The rule's one number counting what is asked: it is said of what its whole
