@@ -142,6 +142,14 @@ class Lexicon:
         self.number_words = {
             fold(w): n for lang in LANGS for w, n in data["numbers"].get(lang, {}).items()
         }
+        # A number word written with accents is that word only with them: typed without,
+        # "sau" is "after" (sáu, six) and "bay" the Trap of "Bài Bẫy" (bảy, seven).
+        self.accented_numbers = {
+            fold(w): w.lower()
+            for lang in LANGS
+            for w in data["numbers"].get(lang, {})
+            if fold(w) != w.lower()
+        }
         self.english = self._english_words(data)
 
     @staticmethod
@@ -360,6 +368,8 @@ class Lexicon:
         """(bound, number, position after it) of every number in a clause; ``bound`` is
         exactly, at_least, at_most, or "" when no bound word stands just before it."""
         folded = fold(text)
+        typed = unicodedata.normalize("NFC", text).lower()
+        aligned = len(typed) == len(folded)
         out = []
         for m in self.number.finditer(folded):
             token = m.group()
@@ -369,6 +379,9 @@ class Lexicon:
                 else self.number_words.get(token)
             )
             if value is None:
+                continue
+            accented = self.accented_numbers.get(token)
+            if accented and aligned and typed[m.start() : m.end()] != accented:
                 continue
             before = folded[max(0, m.start() - 40) : m.start()]
             # The bound word nearest the number governs it ("must contain at least forty").

@@ -68,3 +68,11 @@ def test_a_list_of_items_is_no_clause_boundary() -> None:
     assert lexicon.split_condition(
         "If that player has no cards in the soul at the same time, he or she loses."
     ) == ("that player has no cards in the soul at the same time", "he or she loses.")
+
+
+def test_a_vietnamese_number_word_typed_without_its_accents_is_no_number() -> None:
+    """Typed without accents, "sau" is "after" (sáu: six) and "bay" the Trap of "Bài Bẫy"
+    (bảy: seven); written with them, they are numbers."""
+    lexicon = load_lexicon()
+    assert lexicon.quantities("bai bay co kich hoat ngay sau khi tinh toan khong") == []
+    assert [v for _, v, _ in lexicon.quantities("có sáu lá bài và bảy lá bài")] == [6, 7]
