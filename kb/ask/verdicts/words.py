@@ -113,6 +113,21 @@ def _script_words(folded: str) -> list[tuple[int, str]]:
     return out
 
 
+def _blanked(
+    conn: sqlite3.Connection, u: Understood, apart: list[tuple[int, int]]
+) -> tuple[str, list[set[str]]]:
+    """The folded question with the spans ``apart`` and the games it names blanked, and the
+    game names that stand for a word of the rules (_term_words). Positions stay those of
+    the question: a possessive or a contraction ("opponent's", "can't") is blanked, not
+    removed."""
+    folded = list(_CLITIC.sub(lambda m: " " * len(m.group()), fold(u.text)))
+    games = _game_names(conn, "".join(folded))
+    as_words = _term_words(conn, "".join(folded), games)
+    for start, end in [*apart, *games]:
+        folded[start:end] = [" "] * (end - start)
+    return "".join(folded), as_words
+
+
 def required_words(
     conn: sqlite3.Connection,
     u: Understood,
@@ -122,14 +137,7 @@ def required_words(
     glossary term as any of its renderings (004's machine-translated "round" for turn), an
     everyday phrase as any of the forms it expands to ("rearrange": "change the order"), any
     other content word as itself. What lies in the spans ``apart`` is left out."""
-    # Positions stay those of the question: a possessive or a contraction ("opponent's",
-    # "can't") is blanked, not removed.
-    folded = list(_CLITIC.sub(lambda m: " " * len(m.group()), fold(u.text)))
-    games = _game_names(conn, "".join(folded))
-    as_words = _term_words(conn, "".join(folded), games)
-    for start, end in [*apart, *games]:
-        folded[start:end] = [" "] * (end - start)
-    folded = "".join(folded)
+    folded, as_words = _blanked(conn, u, apart)
     skip = skipped(conn)
     forms: dict[str, list[str]] = {}
     for row in load_vocabulary(conn).terms:
