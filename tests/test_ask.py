@@ -461,3 +461,10 @@ def test_a_count_qualified_in_the_words_of_another_language(conn: sqlite3.Connec
     assert main["verdict"] == "40" and "main card group" in main["because"][0]["quote"]
     sentinel = ask(conn, "max sentinal cards in a vanguard deck")["answer"]
     assert sentinel["verdict"] == "4" and "Sentinel" in sentinel["because"][0]["quote"]
+
+
+def test_when_a_rule_with_an_exception_happens_is_its_moment(conn: sqlite3.Connection) -> None:
+    """ "... sent to the Graveyard unless a card causes them to go elsewhere": the exception
+    bounds where, not when; the rule's moment answers."""
+    answer = ask(conn, "when is a monster destroyed by battle actually sent to the graveyard")
+    assert "end of the damage step" in answer["answer"]["verdict"]

@@ -69,13 +69,15 @@ def _answer(
     # The English (a gloss's, or the rule's own) first: the verdict is read in English.
     for fact in sorted(facts, key=lambda f: f["lang"] != "en"):
         clause = f"{fact['condition']} {fact['outcome']}"
-        if fact["modality"] not in _HAPPENS or fact["limits"]:
+        if fact["modality"] not in _HAPPENS:
             continue
         if action and action not in fact["action"].split():
             continue  # "it is flipped face-up at this time" does not say its Flip Effect activates
         if not cards and not statement.answering(clause, around, required):
             continue
         time = _time_of(clause)
+        if fact["limits"] and (time or fact["condition"]):
+            continue  # an exception may bound the time the clause says, not its rule's moment
         if time and not _said_in(time, u.text):  # the question's own "until end of turn"
             return time, fact
         if fact["condition"] and not cards and _names_a_time(fact["condition"]):
