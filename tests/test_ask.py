@@ -468,3 +468,22 @@ def test_when_a_rule_with_an_exception_happens_is_its_moment(conn: sqlite3.Conne
     bounds where, not when; the rule's moment answers."""
     answer = ask(conn, "when is a monster destroyed by battle actually sent to the graveyard")
     assert "end of the damage step" in answer["answer"]["verdict"]
+
+
+def test_permission_verdicts_read_the_question_as_asked(conn: sqlite3.Connection) -> None:
+    """Of two Chains named, the last is the one asked about; a situation set out before a
+    "does it activate" question is not what a moment's permissions decide; a card's one
+    moment is named whole, with the condition its rule allows it under."""
+    later = ask(
+        conn, "Yu-Gi-Oh! TCG Battle Step: the first Chain after the attack declaration has "
+        "already resolved. Can I now activate Magic Cylinder in a second Chain?"
+    )["answer"]  # fmt: skip
+    assert later["verdict"] == "no" and "first Chain" in later["ruling"]
+    situation = ask(
+        conn, "Nanobreaker attacks a face-down Level 2 monster. Does Nanobreaker's effect "
+        "activate at the start of the Damage Step?"
+    )["answer"]  # fmt: skip
+    assert situation is None or situation.get("verdict") != "yes"
+    sebek = ask(conn, "Yu-Gi-Oh TCG: Sebek's Blessing duoc kich hoat luc nao vay?")["answer"]
+    assert sebek["verdict"].startswith("after damage calculation: battle damage")
+    assert "direct attack" in sebek["verdict"]

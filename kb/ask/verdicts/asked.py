@@ -283,7 +283,10 @@ class Asked:
 
     @cached_property
     def chain(self) -> str:
-        return lexicon().chain(self.text)
+        """The Chain the question asks about: of several named, the last ("the first Chain
+        has resolved. Can I ... in a second Chain?": a later one)."""
+        named = [(m.start(), k) for k, cues in lexicon().chains for m in cues.finditer(self.text)]
+        return max(named)[1] if named else ""
 
     @cached_property
     def modality(self) -> str:

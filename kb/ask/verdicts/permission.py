@@ -22,7 +22,7 @@ from ...db import column, first, run
 from ..question import Understood, query_data, stopwords
 from . import statement, words
 from .asked import Asked, cue_words, lexicon
-from .common import Verdict, at_moment, because, moment_name, threshold
+from .common import Verdict, at_moment, because, lower_first, moment_name, threshold
 
 Fact = dict[str, Any]
 _ALLOW = ("can", "only")
@@ -286,6 +286,14 @@ def _bare(u: Understood) -> bool:
     return not u.terms and all(w in allowed or w in rulesets for w in u.words)
 
 
+def _supposes(text: str) -> bool:
+    """The question sets out a situation before it asks: a sentence before the asking one,
+    or a condition of its own ("if it attacks a face-down monster, ...")."""
+    sentences = [s for s in re.split(r"(?<=[.!。！])\s+", text.strip()) if s.strip()]
+    asking = sentences[-1] if sentences else text
+    return len(sentences) > 1 or lexicon().split_condition(asking) is not None
+
+
 def yes_no(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """Can the card or class asked about be activated at the moment asked about?"""
     cards, name, known = _subject(conn, u, asked)
@@ -294,6 +302,10 @@ def yes_no(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
     # activating it.
     action = asked.action or ("activate" if (u.cards or asked.classes) and _bare(u) else "")
     if not cards or not nodes or asked.unresolved or action not in ("activate", "chain"):
+        return None
+    if asked.modality != "can" and _supposes(u.text):
+        # "X attacks a face-down monster. Does its effect activate?": whether its condition
+        # is met, which what may be activated at the moment does not say.
         return None
     moments = _Moments(conn, cards, known)
     moments.narrowed = not u.cards and _narrowed(u, asked)
@@ -328,12 +340,23 @@ def when(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | Non
     specific = [f for f in specific if f["moment"] in kept]
     # "After damage calculation: battle damage (TCG)" is a part of "After damage calculation
     # (OCG)": the moment both rulesets agree on is the name before the detail.
-    names = {re.split(r" \(|: ", moment_name(conn, f["moment"]))[0] for f in specific}
+    full = {re.split(r" \(", moment_name(conn, f["moment"]))[0] for f in specific}
+    names = {re.split(r": ", name)[0] for name in full}
     if len(names) != 1:
         return None
     where = ", ".join(dict.fromkeys(moment_name(conn, f["moment"]) for f in specific))
+    # One moment (one ruleset asked, or both agreeing): its whole name, detail and all.
+    verdict = (full if len(full) == 1 else names).pop().lower()
+    # The condition the rules allow it under ("If the attack was a direct attack, ... can be
+    # activated"), when every deciding sentence states the same one.
+    english = [f for f in specific if f["lang"] == "en"] or specific
+    conditions = {(lexicon().split_condition(f["quote"]) or ("", ""))[0] for f in english}
+    condition = conditions.pop() if len(conditions) == 1 else ""
+    if condition:
+        verdict = f"{verdict}, if {lower_first(condition)}"
+        where = f"{where}, if {lower_first(condition)}"
     return Verdict(
-        names.pop().lower(),
+        verdict,
         f"{card['name']} can be activated: {where}.",
         [because(conn, f) for f in specific],
         kind="permission",
