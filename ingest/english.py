@@ -18,7 +18,8 @@ def unigrams() -> tuple[dict[str, float], float]:
     return wordsegment.UNIGRAMS, wordsegment.Segmenter.TOTAL
 
 
-def common_words(min_count: float, min_length: int) -> list[str]:
-    """The words used at least ``min_count`` times, of ``min_length`` letters or more, sorted."""
+def common_words(min_count: float, min_length: int) -> list[tuple[str, int]]:
+    """(word, count) of the words used at least ``min_count`` times, of ``min_length``
+    letters or more, sorted."""
     counts, _ = unigrams()
-    return sorted(w for w, n in counts.items() if n >= min_count and len(w) >= min_length)
+    return sorted((w, int(n)) for w, n in counts.items() if n >= min_count and len(w) >= min_length)

@@ -52,7 +52,7 @@ from .shapes import (
     table,
 )
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 
 
 def _first(ids: tuple[str, ...]) -> str | None:
@@ -297,8 +297,10 @@ TABLES: dict[str, Table] = {
     # (JSON {game: rules}): kb ask corrects misspelt words against it, weighs words by rarity
     # and guesses the game a question is about from words only one game uses.
     "search_vocab": table({"term": str, "rules": int, "games": str}, "term"),
-    # Everyday English words spelt right (ingest/english.py): never a typo of a corpus word.
-    "common_words": table({"word": str}, "word"),
+    # Everyday English words spelt right (ingest/english.py), with how often the web uses them:
+    # never a typo of a corpus word; the most used ones never a subject the knowledge base
+    # lacks ("since", "friend").
+    "common_words": table({"word": str, "count": int}, "word"),
     # A machine translation read in official terms; the raw text stays in rules.text.
     "readings": record_table(
         Reading, pk="rule", foreign_keys=[("rule", "rules", "id")], stored={"changes": AS_JSON}

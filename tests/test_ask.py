@@ -487,3 +487,18 @@ def test_permission_verdicts_read_the_question_as_asked(conn: sqlite3.Connection
     sebek = ask(conn, "Yu-Gi-Oh TCG: Sebek's Blessing duoc kich hoat luc nao vay?")["answer"]
     assert sebek["verdict"].startswith("after damage calculation: battle damage")
     assert "direct attack" in sebek["verdict"]
+
+
+def test_everyday_english_is_no_subject_the_knowledge_base_lacks(conn: sqlite3.Connection) -> None:
+    """A word no rule holds stops a verdict when it names what the knowledge base lacks
+    ("digimon"), not when it is everyday English ("since", "friend")."""
+    from kb.ask.understand import understand
+    from kb.ask.verdicts.asked import Asked
+    from kb.vocabulary import load_vocabulary
+
+    def unknown(question: str) -> list[str]:
+        return Asked(conn, understand(conn, question, load_vocabulary(conn))).unknown
+
+    assert unknown("my friend says it is fine since the rules allow it") == []
+    assert "digimon" in unknown("digimon: how many cards in the main deck")
+    assert ask(conn, "digimon: how many cards in the main deck")["answer"] is None

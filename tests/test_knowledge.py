@@ -325,6 +325,7 @@ QUERY_OVERRIDES = {
     "ruling_steps": {"id": "ygo-damage-step:van-de-honest.5"},
     "ruling_card_ids": {"id": "ygo-damage-step:van-de-honest.5"},
     "verdict_card_steps": {"ids": '["steamroid"]'},
+    "ask_everyday_words": {"words": '["since", "pokemon"]', "min": 1},
     "timing_node": {"id": "yugioh-tcg-during-damage-calculation"},
     "rule_translations": {"id": "fow-basic-vi-mt1:bat-dau-cua-tran-buoc.1"},
     "ask_concept_forms": {"id": "honest"},

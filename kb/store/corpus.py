@@ -120,9 +120,12 @@ def _fts_row(rule: Rule, section_path: str, reading: str = "") -> tuple[str, str
 
 def write_common_words(db: sqlite_utils.Database, result: PipelineResult) -> None:
     """The everyday English words kb ask never corrects (kb/data/query.toml [typos])."""
-    typos = datafiles.load("query")["typos"]
-    found = common_words(typos["common_word_count"], typos["min_letters"])
-    insert_rows(db, "common_words", ({"word": w} for w in found))
+    data = datafiles.load("query")
+    typos = data["typos"]
+    # Words too short to correct are stored too: kb ask asks whether they are everyday words.
+    shortest = min(typos["min_letters"], data["unknown"]["min_letters"])
+    found = common_words(typos["common_word_count"], shortest)
+    insert_rows(db, "common_words", ({"word": w, "count": n} for w, n in found))
 
 
 def write_search_vocab(db: sqlite_utils.Database, result: PipelineResult) -> None:

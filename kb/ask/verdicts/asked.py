@@ -186,9 +186,6 @@ def cue_words() -> frozenset[str]:
     return frozenset(w for cue in cue_phrases() for w in cue.split())
 
 
-# Shorter words the index lacks are function words its stopword lists miss ("got"), not
-# what a question is about.
-UNKNOWN_MIN_LETTERS = 4
 ADVERB_MIN_LETTERS = 6
 
 
@@ -238,6 +235,12 @@ class Asked:
         part_stems = {p: stem(p) for ps in parts.values() for p in ps}
         looked_up = set(part_stems) | set(part_stems.values()) | set(u.words) | set(stems.values())
         known = {r["term"] for r in run(self.conn, "ask_word_counts", words=sorted(looked_up))}
+        data = query_data()["unknown"]
+        # Everyday English the rules happen not to use ("since", "friend"), not a subject.
+        everyday = set(
+            column(self.conn, "ask_everyday_words", words=sorted(set(u.words) - known),
+                   min=data["everyday_count"])
+        )  # fmt: skip
         unknown = [
             w
             for w in u.words
@@ -253,7 +256,9 @@ class Asked:
             and not CJK_RUN.search(w)
             and not re.fullmatch(r"[\d.,]+", w)  # numbers and versions ("8.01")
             and w not in cue_words()
-            and len(w) >= UNKNOWN_MIN_LETTERS
+            and w not in everyday
+            # shorter words the index lacks are function words the stopwords miss ("got")
+            and len(w) >= data["min_letters"]
         ]
         return unknown + _unread_cjk(u, self.folded, load_vocabulary(self.conn).games)
 
