@@ -502,3 +502,17 @@ def test_everyday_english_is_no_subject_the_knowledge_base_lacks(conn: sqlite3.C
     assert unknown("my friend says it is fine since the rules allow it") == []
     assert "digimon" in unknown("digimon: how many cards in the main deck")
     assert ask(conn, "digimon: how many cards in the main deck")["answer"] is None
+
+
+def test_what_a_how_many_question_counts(conn: sqlite3.Connection) -> None:
+    """The cue is read as whole words ("max" is not inside "maximum"), and a cue right after
+    another is passed over: "the maximum number of cards" counts cards."""
+    from kb.ask.understand import understand
+    from kb.ask.verdicts.asked import Asked
+    from kb.ask.verdicts.quantity import _concepts, _counted
+    from kb.vocabulary import load_vocabulary
+
+    u = understand(conn, "FoW: what's the maximum number of cards in a main deck?",
+                   load_vocabulary(conn))  # fmt: skip
+    counted = _counted(u, _concepts(u, Asked(conn, u)))
+    assert counted == {"term:card"}

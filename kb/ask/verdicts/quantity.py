@@ -64,11 +64,15 @@ def _counted(u: Understood, found: list[tuple[int, str]]) -> set[str]:
             end = next((t["end"] for t in u.terms if t.get("start") == start), start)
             if measures.search(folded[start:end]):
                 measured.add(concept)
-    cues = [
-        (at, at + len(c)) for c in (fold(c) for c in data["cues"]) if (at := folded.find(c)) >= 0
-    ]
+    # The first cue, as whole words ("max" is not inside "maximum"), and a cue right after it
+    # ("maximum number of cards": what is counted is the cards).
+    cues = list(cue_pattern(tuple(data["cues"])).finditer(folded))
     if cues:
-        _, cue_end = min(cues)
+        cue_end = cues[0].end()
+        for later in cues[1:]:
+            if folded[cue_end : later.start()].strip():
+                break
+            cue_end = later.end()
         phrase = []
         for m in re.finditer(r"\w+", folded[cue_end:]):
             if m.group() in stopwords():
