@@ -516,3 +516,21 @@ def test_what_a_how_many_question_counts(conn: sqlite3.Connection) -> None:
                    load_vocabulary(conn))  # fmt: skip
     counted = _counted(u, _concepts(u, Asked(conn, u)))
     assert counted == {"term:card"}
+
+
+def test_a_year_or_an_article_is_no_count(conn: sqlite3.Connection) -> None:
+    """ "2005 OCG" names rules, "một" is Vietnamese "a": neither is a count that keeps a
+    yes/no question from its clause; "more than once" is."""
+    from kb.ask.understand import understand
+    from kb.ask.verdicts.asked import Asked
+    from kb.ask.verdicts.statement import _counts
+    from kb.vocabulary import load_vocabulary
+
+    def counts(question: str) -> bool:
+        u = understand(conn, question, load_vocabulary(conn))
+        return _counts(conn, u, Asked(conn, u).classes)
+
+    assert not counts("2005 OCG event: am I allowed to leave my seat during a game?")
+    assert not counts("Tôi có thể chọn một quái thú không?")
+    assert counts("Can I Flip Summon more than once in the same turn?")
+    assert counts("can I run 2 Magic Cylinder")

@@ -210,10 +210,21 @@ def _asked_negation(text: str) -> bool:
     return bool(negations.search(fold(parts[1] if parts else sentence)))
 
 
-def _counts(conn: sqlite3.Connection, text: str, classes: list[dict[str, Any]]) -> bool:
+# "One" written as a word that stands for "a": Vietnamese "một", English "one (of)".
+_ARTICLES = {"mot", "one"}
+
+
+def _counts(conn: sqlite3.Connection, u: Understood, classes: list[dict[str, Any]]) -> bool:
     """The question states a count: a number that is not part of a name it writes ("thiệt
-    hại", damage, typed "thiet hai"; "Spell Speed 1")."""
-    found = lexicon().quantities(text)
+    hại", damage, typed "thiet hai"; "Spell Speed 1"), nor a year ("2005 OCG"), nor "one"
+    written as a word (Vietnamese "một" is also the article "a")."""
+    text = u.text
+    years = {int(y) for y in re.findall(r"\d+", " ".join(map(str, u.years)))}
+    folded_text = fold(text)
+    found = [
+        (b, v, end) for b, v, end in lexicon().quantities(text)
+        if v not in years and folded_text[max(0, end - 3) : end] not in _ARTICLES
+    ]  # fmt: skip
     if not found:
         return False
     folded = fold(text)
@@ -241,7 +252,7 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
     """Yes or no, read from the clause of the best passages that states the question."""
     if asked.unknown or asked.unresolved or _asked_negation(u.text):
         return None
-    if _counts(conn, u.text, asked.classes):
+    if _counts(conn, u, asked.classes):
         return None  # "more than once", "2 copies": a count, which no modality weighs
     required = required_words(conn, u)
     if len(required) < 2:
