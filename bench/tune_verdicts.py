@@ -2,9 +2,10 @@
 
 Coordinate ascent: each threshold of kb/data/verdict_thresholds.toml is tried over its grid,
 keeping a change only when it raises the score on the development sets
-(tests/fixtures/verdicts.toml and verdicts_dev2.toml): right verdicts minus ten times the
-wrong ones (a wrong verdict is worse than no verdict). The held-out sets (verdicts_holdout*.toml)
-are never read here; run bench/verdicts.py on them afterwards for the honest figure.
+(tests/fixtures/verdicts.toml, verdicts_dev2.toml, verdicts_dev3.toml): right verdicts minus
+ten times the wrong ones (a wrong verdict is worse than no verdict). The held-out sets
+(verdicts_holdout*.toml) are never read here; run bench/verdicts.py on them afterwards for the
+honest figure.
 
     python bench/tune_verdicts.py [--db kb.sqlite] [--rounds 2] [--write]
 
@@ -24,7 +25,7 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from verdicts import judge  # noqa: E402
 
-DEV_SETS = ("verdicts.toml", "verdicts_dev2.toml")
+DEV_SETS = ("verdicts.toml", "verdicts_dev2.toml", "verdicts_dev3.toml")
 WRONG_COST = 10
 GRID = {
     "passages": [2, 3, 4, 5],
@@ -39,9 +40,9 @@ GRID = {
 }
 HEADER = """\
 # Thresholds of kb ask's verdicts (kb/ask/verdicts/). Written by `python bench/tune_verdicts.py
-# --write`, which chooses them on the development verdict sets (tests/fixtures/verdicts.toml and
-# verdicts_dev2.toml), a wrong verdict counting as ten abstentions; the held-out sets are never
-# read there. Do not edit by hand.
+# --write`, which chooses them on the development verdict sets (tests/fixtures/verdicts.toml,
+# verdicts_dev2.toml and verdicts_dev3.toml), a wrong verdict counting as ten abstentions; the
+# held-out sets are never read there. Do not edit by hand.
 """
 
 

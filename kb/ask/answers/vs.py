@@ -16,7 +16,7 @@ from ..question import Understood
 from .common import answer, lower_first, names, node, ruling_data, source, window_nuances
 
 
-def _player(actor: str) -> str:
+def player_name(actor: str) -> str:
     return f"Player {actor}" if actor else "A player"
 
 
@@ -40,7 +40,7 @@ def _result_text(step: dict[str, Any], card_names: list[str]) -> str:
     return ""
 
 
-class _Reading:
+class ExampleReading:
     """A worked example read step by step."""
 
     def __init__(
@@ -68,16 +68,15 @@ class _Reading:
     def attack(self, step: dict[str, Any], cards: list[str]) -> None:
         attacker = f" with {cards[1]}" if len(cards) > 1 else ""
         self.sequence.append(
-            f"{_player(step['actor'])} attacks {cards[0]}{attacker}; the Damage Step begins."
+            f"{player_name(step['actor'])} attacks {cards[0]}{attacker}; the Damage Step begins."
         )
 
     def activate(self, step: dict[str, Any], cards: list[str]) -> None:
         self.links.append((step["actor"], cards[0]))
         self.steps["link"] = step["text"]
         when = self.moment["en"] if self.moment else "Then"
-        self.sequence.append(
-            f"{when}: {_player(step['actor'])} activates {cards[0]} (Chain Link {len(self.links)})."
-        )
+        who = player_name(step["actor"])
+        self.sequence.append(f"{when}: {who} activates {cards[0]} (Chain Link {len(self.links)}).")
 
     def respond(self, step: dict[str, Any], cards: list[str]) -> None:
         self.links.append((step["actor"], cards[0]))
@@ -89,7 +88,7 @@ class _Reading:
             )
             self.sources.append(source(self.conn, self.props["chains"]["rule"]))
         self.sequence.append(
-            f"{_player(step['actor'])} chains {cards[0]} to it "
+            f"{player_name(step['actor'])} chains {cards[0]} to it "
             f"(Chain Link {len(self.links)}).{reason}"
         )
 
@@ -98,12 +97,12 @@ class _Reading:
         prop = next((p for p in props if p["rule"] == self.ruling["id"]), None)
         if prop:
             self.cannot_note = (
-                f"{_player(step['actor'])} cannot wait for a later Chain. {prop['display']}."
+                f"{player_name(step['actor'])} cannot wait for a later Chain. {prop['display']}."
             )
         elif cards:
             limit = self.props.get("cannot_activate")
             why = f": {lower_first(limit['display'])} {self.window}" if limit else ""
-            self.cannot_note = f"{_player(step['actor'])} cannot respond with {cards[0]}{why}."
+            self.cannot_note = f"{player_name(step['actor'])} cannot respond with {cards[0]}{why}."
             if limit:
                 self.sources.append(source(self.conn, limit["rule"]))
         if self.cannot_note:
@@ -138,7 +137,7 @@ class _Reading:
         if len(self.links) < 2:
             return
         resolution = ", then ".join(
-            f"Chain Link {i} ({_player(actor)}'s {card})"
+            f"Chain Link {i} ({player_name(actor)}'s {card})"
             for i, (actor, card) in reversed(list(enumerate(self.links, 1)))
         )
         how = self.order if self.order else "in reverse order"
@@ -153,28 +152,28 @@ class _Reading:
             chains = self.props.get("chains", {}).get("value")
             one_chain = "in a single Chain" if chains == "one" else "in the same Chain"
             text = (
-                f"Both cards are activated {self.window}, {one_chain}: {_player(second[0])} "
-                f"must chain {second[1]} to {_player(first[0])}'s {first[1]}; the Chain "
-                f"resolves {self.order or 'in reverse order'}, so {_player(second[0])}'s "
+                f"Both cards are activated {self.window}, {one_chain}: {player_name(second[0])} "
+                f"must chain {second[1]} to {player_name(first[0])}'s {first[1]}; the Chain "
+                f"resolves {self.order or 'in reverse order'}, so {player_name(second[0])}'s "
                 f"{second[1]} resolves first"
             )
             return text + (f", and {self.result}." if self.result else ".")
         if self.cannot_note:
-            subject = f"When {_player(first[0])} activates {first[1]}: " if first[1] else ""
+            subject = f"When {player_name(first[0])} activates {first[1]}: " if first[1] else ""
             return f"{subject}{self.cannot_note}"
         if self.result:
             return f"{self.result[0].upper()}{self.result[1:]}."
         return None
 
 
-def example_reading(conn: sqlite3.Connection, a: str, b: str) -> _Reading | None:
+def example_reading(conn: sqlite3.Connection, a: str, b: str) -> ExampleReading | None:
     """The worked example (else any ruling) naming cards ``a`` and ``b``, read step by step;
     None when no ruling names both."""
     ruling = _vs_ruling(conn, a, b) or _vs_ruling(conn, b, a)
     if ruling is None:
         return None
     moment = node(conn, ruling["timing"]) if ruling["timing"] else None
-    reading = _Reading(conn, ruling, moment, sources=[source(conn, ruling["id"])])
+    reading = ExampleReading(conn, ruling, moment, sources=[source(conn, ruling["id"])])
     reading.read(run(conn, "ruling_steps", id=ruling["id"]))
     reading.resolve_chain()
     return reading

@@ -19,13 +19,13 @@ from typing import Any
 from ingest.text import fold
 
 from ...db import run
-from ..answers.vs import _player, example_reading
+from ..answers.vs import ExampleReading, example_reading, player_name
 from ..question import Understood, has_cue, query_data
 from .asked import Asked
 from .common import Verdict, because
 
 
-def _reading(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Any:
+def _reading(conn: sqlite3.Connection, u: Understood, asked: Asked) -> ExampleReading | None:
     cards = list(dict.fromkeys(c["id"] for c in (u.vs or u.cards)))
     if not cards or len(cards) > 3:
         return None
@@ -45,7 +45,7 @@ def _reading(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Any:
     return reading
 
 
-def _cited(conn: sqlite3.Connection, reading: Any, step: str) -> list[dict[str, Any]]:
+def _cited(conn: sqlite3.Connection, reading: ExampleReading, step: str) -> list[dict[str, Any]]:
     """The example's sentence that decides (the last Chain Link, or the result)."""
     ruling = reading.ruling
     fact = {"id": f"{ruling['id']}#{step}", "rule": ruling["id"], "quote": reading.steps[step]}
@@ -61,7 +61,7 @@ def resolves_first(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
     if reading is None or len(reading.links) < 2:
         return None
     actor, card = reading.links[-1]
-    verdict = f"{_player(actor)}'s {card} resolves first"
+    verdict = f"{player_name(actor)}'s {card} resolves first"
     order = reading.order or "in reverse order"
     text = f"{verdict}: it is the last Chain Link, and the Chain resolves {order}."
     return Verdict(verdict, text, _cited(conn, reading, "link"), kind="example",
