@@ -490,3 +490,16 @@ def test_plain_rules_skip_the_parser_with_the_very_same_html(conn: sqlite3.Conne
         assert html._plain_html(text, env) == html._MD.render(text, dict(env)), text
     assert not html.is_plain("- a list item") and not html.is_plain("1. first")
     assert not html.is_plain("a *b*") and not html.is_plain("<script>") and not html.is_plain("")
+
+
+def test_ask_shows_the_english_gloss_of_a_vietnamese_deciding_sentence(site: Site) -> None:
+    """A verdict resting on a sentence of the Vietnamese article shows it with the matching
+    sentence of its curated English gloss, marked as a community gloss."""
+    query = "/ask?q=Honest+vs+Honest%2C+both+players+use+Honest+at+damage+calc.+Result%3F"
+    data = site.json(query.replace("/ask?", "/ask.json?"))
+    fact = data["answer"]["because"][0]
+    assert fact["source"]["lang"] == "vi" and fact["quote_gloss"]["lang"] == "en"
+    because = part(site.page(query).html, "ol", class_="because")
+    glosses = because.find("q", class_="gloss")
+    assert glosses and text_of(glosses[0]) == fact["quote_gloss"]["text"]
+    assert "community gloss" in because.text

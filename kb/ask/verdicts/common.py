@@ -9,7 +9,7 @@ from typing import Any
 
 from ... import datafiles
 from ...db import first
-from ..answers.common import source
+from ..answers.common import quote_gloss, source
 
 
 class Verdict:
@@ -41,6 +41,8 @@ def because(conn: sqlite3.Connection, fact: dict[str, Any], role: str = "") -> d
         "fact": fact["id"],
         "rule": fact["rule"],
         "quote": fact["quote"],
+        # A rule's words in another language come with the sentence of its English gloss.
+        "quote_gloss": quote_gloss(conn, fact["rule"], fact["quote"]),
         "source": source(conn, fact["rule"]),
     }
     if role:
