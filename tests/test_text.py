@@ -61,3 +61,12 @@ def test_cjk_is_indexed_as_bigrams() -> None:
     assert cjk_bigrams("伤害计算") == ["伤害", "害计", "计算"]
     assert cjk_bigrams("闪") == ["闪"]
     assert index_form("发动闪电") == " 发动 动闪 闪电 "
+
+
+def test_a_latin_word_run_into_chinese_is_a_whole_word() -> None:
+    from ingest.text import find_whole_word
+
+    assert find_whole_word("fow主卡组最多几张", "fow") == (0, 3)
+    assert find_whole_word("in fow, how many", "fow") == (3, 6)
+    assert find_whole_word("a fowl and a fow", "fow") == (13, 16)
+    assert find_whole_word("fowl", "fow") is None

@@ -11,7 +11,7 @@ import re
 import unicodedata
 from functools import cache
 
-from ingest.text import CJK_RUN, fold, whole_word, words, writing_language
+from ingest.text import CJK_RUN, find_whole_word, fold, words, writing_language
 
 from ..vocabulary import Vocabulary
 from .cardnames import CardFinder
@@ -90,12 +90,13 @@ def game_named(ctx: Context) -> None:
         for alias in sorted(aliases, key=len, reverse=True):
             if not belongs_to(ctx.vocab, alias, gid):
                 continue
-            pattern = re.escape(alias)
-            if not CJK_RUN.search(alias):
-                pattern = whole_word(pattern)
-            m = re.search(pattern, ctx.folded)
-            if m and spans_free(ctx.used, m.start(), m.end()):
-                ctx.used.append((m.start(), m.end()))
+            if CJK_RUN.search(alias):
+                at = ctx.folded.find(alias)
+                found = (at, at + len(alias)) if at >= 0 else None
+            else:
+                found = find_whole_word(ctx.folded, alias)
+            if found and spans_free(ctx.used, *found):
+                ctx.used.append(found)
                 ctx.result.game = ctx.result.game or gid
                 break
     ctx.result.game = ctx.game or ctx.result.game
