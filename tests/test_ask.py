@@ -534,3 +534,13 @@ def test_a_year_or_an_article_is_no_count(conn: sqlite3.Connection) -> None:
     assert not counts("Tôi có thể chọn một quái thú không?")
     assert counts("Can I Flip Summon more than once in the same turn?")
     assert counts("can I run 2 Magic Cylinder")
+
+
+def test_a_when_verdict_never_echoes_the_question(conn: sqlite3.Connection) -> None:
+    """A rule's condition the question itself states ("triggers 'at the beginning of battle
+    phase'") says nothing of when that is: no verdict from it."""
+    answer = ask(
+        conn, "FoW: an old card says it triggers 'at the beginning of battle phase'. When does "
+        "that happen under the current rules?"
+    )["answer"]  # fmt: skip
+    assert answer is None or "beginning of battle phase" not in (answer.get("verdict") or "")

@@ -23,7 +23,7 @@ from ...db import first, run
 from ..question import Understood, stopwords
 from . import passages, statement, words
 from .asked import Asked, lexicon
-from .common import Verdict, because, moment_name
+from .common import Verdict, because, moment_name, threshold
 from .named import stems
 
 # What a clause may say of the thing asked for it to tell when the thing happens.
@@ -80,7 +80,10 @@ def _answer(
             continue  # an exception may bound the time the clause says, not its rule's moment
         if time and not _said_in(time, u.text):  # the question's own "until end of turn"
             return time, fact
-        if fact["condition"] and not cards and _names_a_time(fact["condition"]):
+        if (
+            fact["condition"] and not cards and _names_a_time(fact["condition"])
+            and not _echoes(fact["condition"], u.text)
+        ):  # fmt: skip
             return f"when {fact['condition']}", fact  # "may initiate battle if it is main timing"
         # A moment the question names already ("when in the Damage Step"): no answer.
         named = {t["node"] for t in u.timing}
@@ -95,6 +98,16 @@ def _said_in(phrase: str, question: str) -> bool:
     """Every content word of the phrase is the question's own: it tells nothing new."""
     said = words.content(phrase, set(stopwords()))
     return bool(said) and said <= stems(question)
+
+
+def _echoes(condition: str, question: str) -> bool:
+    """The condition is mostly the question's own words: the question states it, so it
+    cannot be what the question asks ("when does 'at the beginning of battle phase'
+    happen": not "when an effect triggers 'at the beginning of battle phase'")."""
+    said = words.content(condition, set(stopwords()))
+    return bool(said) and len(said & stems(question)) >= threshold("min_condition_share") * len(
+        said
+    )
 
 
 def _names_a_time(condition: str) -> bool:
