@@ -110,14 +110,19 @@ def window_nuances(
     return [{"text": f"{where(moment)}: {e['text']}.", "rules": e["rules"]} for e in seen.values()]
 
 
-def quote_gloss(conn: sqlite3.Connection, rule_id: str, quote: str) -> dict[str, str] | None:
-    """The English of a quote from a rule in another language: the sentence of the rule's
-    curated English gloss standing where the quote stands in the rule (when the two have as
-    many sentences), with the gloss's provenance; None when there is none."""
+def quote_gloss(
+    conn: sqlite3.Connection, rule_id: str, quote: str, lang: str
+) -> dict[str, str] | None:
+    """The English of a quote from a rule in ``lang``, another language than English: the
+    sentence of the rule's curated English gloss standing where the quote stands in the rule
+    (when the two have as many sentences), with the gloss's provenance; None when there is
+    none."""
+    if lang == "en":
+        return None  # most quotes: no lookup
     from ingest.sentences import split_sentences
 
-    rule = first(conn, "rule", id=rule_id)
-    if rule is None or rule["lang"] == "en":
+    rule = first(conn, "rule_text", id=rule_id)
+    if rule is None:
         return None
     gloss = next((g for g in run(conn, "rule_glosses", id=rule_id) if g["lang"] == "en"), None)
     if gloss is None:
@@ -129,6 +134,16 @@ def quote_gloss(conn: sqlite3.Connection, rule_id: str, quote: str) -> dict[str,
     if at is None or len(said) != len(glossed):
         return None
     return {"text": glossed[at], "lang": "en", "authority": authority("gloss")}
+
+
+def _ruling_gloss(
+    conn: sqlite3.Connection, ruling_id: str | None, quote: str, sources: list[dict[str, Any]]
+) -> dict[str, str] | None:
+    """The English gloss of the deciding rule's quote (its language from its source)."""
+    if not ruling_id or not quote:
+        return None
+    cited = next((s for s in sources if s["id"] == ruling_id), None) or source(conn, ruling_id)
+    return quote_gloss(conn, ruling_id, quote, cited["lang"])
 
 
 def answer(
@@ -160,7 +175,7 @@ def answer(
         "cards": names(conn, cards),
         "ruling_id": ruling_id,
         "quote": quote,
-        "quote_gloss": quote_gloss(conn, ruling_id, quote) if ruling_id and quote else None,
+        "quote_gloss": _ruling_gloss(conn, ruling_id, quote, unique),
         "verdict": None,
         "because": [],
         "conflicts": [],

@@ -107,6 +107,13 @@ def asks_twice(text: str) -> bool:
     return sum(1 for c in clauses if c.split() and c.split()[0] in asking) >= 2
 
 
+def stated_numbers(u: Understood) -> list[tuple[str, int, int]]:
+    """(bound, number, position after it) of the numbers a question states, but the years it
+    names ("2005 OCG": the rules of a year, no count)."""
+    years = {int(y) for y in re.findall(r"\d+", " ".join(map(str, u.years)))}
+    return [n for n in lexicon().quantities(u.text) if n[1] not in years]
+
+
 def classes_named(conn: sqlite3.Connection, u: Understood) -> list[dict[str, Any]]:
     """The card classes a question names ("a counter trap", "Bẫy Phản đòn"), longest first,
     each once."""

@@ -37,13 +37,14 @@ class Verdict:
 
 def because(conn: sqlite3.Connection, fact: dict[str, Any], role: str = "") -> dict[str, Any]:
     """A deciding fact as the answer cites it: the rule, its words, where it comes from."""
+    cited_source = source(conn, fact["rule"])
     cited = {
         "fact": fact["id"],
         "rule": fact["rule"],
         "quote": fact["quote"],
         # A rule's words in another language come with the sentence of its English gloss.
-        "quote_gloss": quote_gloss(conn, fact["rule"], fact["quote"]),
-        "source": source(conn, fact["rule"]),
+        "quote_gloss": quote_gloss(conn, fact["rule"], fact["quote"], cited_source["lang"]),
+        "source": cited_source,
     }
     if role:
         cited["role"] = role

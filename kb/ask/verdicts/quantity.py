@@ -22,7 +22,7 @@ from ...db import run
 from ...vocabulary import load_vocabulary
 from ..question import Understood, cue_pattern, query_data, stopwords
 from . import passages
-from .asked import Asked, lexicon
+from .asked import Asked, lexicon, stated_numbers
 from .common import Verdict, because, threshold
 from .named import Forms, stems
 
@@ -270,8 +270,7 @@ def within(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
     """Yes or no for a count the question states ("is a 39-card main deck legal", "can I run
     more than 4 copies"): the count the rules allow for what the number counts, read as
     how many is (in_passages), holds the question's count or not."""
-    years = {int(y) for y in re.findall(r"\d+", " ".join(map(str, u.years)))}
-    numbers = [n for n in lexicon().quantities(u.text) if n[1] not in years]  # "2005 OCG"
+    numbers = stated_numbers(u)
     if len(numbers) != 1:
         return None
     bound, value, end = numbers[0]

@@ -30,7 +30,7 @@ from ...db import first, run
 from ...vocabulary import load_vocabulary
 from ..question import Understood, query_data, stopwords
 from . import originals
-from .asked import Asked, lexicon
+from .asked import Asked, lexicon, stated_numbers
 from .common import Verdict, because, threshold
 from .named import stems
 from .words import asked_words, content, holds, polar_words, required_words, skipped
@@ -218,16 +218,10 @@ def _counts(conn: sqlite3.Connection, u: Understood, classes: list[dict[str, Any
     """The question states a count: a number that is not part of a name it writes ("thiệt
     hại", damage, typed "thiet hai"; "Spell Speed 1"), nor a year ("2005 OCG"), nor "one"
     written as a word (Vietnamese "một" is also the article "a")."""
-    text = u.text
-    years = {int(y) for y in re.findall(r"\d+", " ".join(map(str, u.years)))}
-    folded_text = fold(text)
-    found = [
-        (b, v, end) for b, v, end in lexicon().quantities(text)
-        if v not in years and folded_text[max(0, end - 3) : end] not in _ARTICLES
-    ]  # fmt: skip
+    folded = fold(u.text)
+    found = [n for n in stated_numbers(u) if folded[max(0, n[2] - 3) : n[2]] not in _ARTICLES]
     if not found:
         return False
-    folded = fold(text)
     vocabulary = load_vocabulary(conn)
     keys = [e["key"] for e in (*vocabulary.terms, *vocabulary.timing) if " " in e["key"]]
     for _, _, end in found:

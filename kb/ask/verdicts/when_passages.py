@@ -78,11 +78,13 @@ def _answer(
         time = _time_of(clause)
         if fact["limits"] and (time or fact["condition"]):
             continue  # an exception may bound the time the clause says, not its rule's moment
-        if time and not _said_in(time, u.text):  # the question's own "until end of turn"
+        if time and _question_share(time, u.text) < 1:  # the question's own "until end of turn"
             return time, fact
         if (
             fact["condition"] and not cards and _names_a_time(fact["condition"])
-            and not _echoes(fact["condition"], u.text)
+            # the question's own condition ("when does 'at the beginning of battle phase'
+            # happen": not "when an effect triggers 'at the beginning of battle phase'")
+            and _question_share(fact["condition"], u.text) < threshold("min_condition_share")
         ):  # fmt: skip
             return f"when {fact['condition']}", fact  # "may initiate battle if it is main timing"
         # A moment the question names already ("when in the Damage Step"): no answer.
@@ -94,20 +96,10 @@ def _answer(
     return None
 
 
-def _said_in(phrase: str, question: str) -> bool:
-    """Every content word of the phrase is the question's own: it tells nothing new."""
+def _question_share(phrase: str, question: str) -> float:
+    """How much of the phrase's content is the question's own words (0.0 for none)."""
     said = words.content(phrase, set(stopwords()))
-    return bool(said) and said <= stems(question)
-
-
-def _echoes(condition: str, question: str) -> bool:
-    """The condition is mostly the question's own words: the question states it, so it
-    cannot be what the question asks ("when does 'at the beginning of battle phase'
-    happen": not "when an effect triggers 'at the beginning of battle phase'")."""
-    said = words.content(condition, set(stopwords()))
-    return bool(said) and len(said & stems(question)) >= threshold("min_condition_share") * len(
-        said
-    )
+    return len(said & stems(question)) / len(said) if said else 0.0
 
 
 def _names_a_time(condition: str) -> bool:

@@ -64,42 +64,40 @@ def _bound_words() -> frozenset[str]:
 _CLITIC = re.compile(r"n['’]t\b|['’](?:s|t|d|ll|re|ve|m)\b")
 
 
-def _game_names(conn: sqlite3.Connection, folded: str) -> list[tuple[int, int]]:
-    """Where the question names a game ("Force of Will"): the game, not words of it. A game
-    named by a word of its own rules ("vanguard") is the game only where a game is named
-    (opening the question, before a colon, after "in"); elsewhere it is the word ("vanguard:
-    I have no vanguard")."""
-    aliases = {a for names in load_vocabulary(conn).games.values() for a in names}
-    terms = {row["key"] for row in load_vocabulary(conn).terms}
-    spans = []
+def _term_forms(conn: sqlite3.Connection) -> dict[str, list[str]]:
+    """Each glossary term's ways of writing it, but Chinese (searched as bigrams)."""
+    forms: dict[str, list[str]] = {}
+    for row in load_vocabulary(conn).terms:
+        if not CJK_RUN.search(row["text"]):
+            forms.setdefault(row["term"], []).append(row["text"])
+    return forms
+
+
+def _game_mentions(
+    conn: sqlite3.Connection, folded: str, forms: dict[str, list[str]]
+) -> tuple[list[tuple[int, int]], list[set[str]]]:
+    """Where the question names a game ("Force of Will"): the game, not words of it; and the
+    game names that stand for a word of the game's rules, each as that term's ways of
+    writing it. A game named by a word of its own rules ("vanguard") is the game only where
+    a game is named (opening the question, before a colon, after "in"); elsewhere it is the
+    word ("vanguard: I have no vanguard")."""
+    vocabulary = load_vocabulary(conn)
+    aliases = {a for names in vocabulary.games.values() for a in names}
+    terms_of: dict[str, set[str]] = {}
+    for row in vocabulary.terms:
+        terms_of.setdefault(row["key"], set()).add(row["term"])
+    spans, as_words = [], []
     for m in cue_pattern(tuple(sorted(aliases))).finditer(folded):
         before, after = folded[: m.start()].rstrip(), folded[m.end() :].lstrip()
         naming = not before.strip(" -([") or after.startswith((":", ")"))
-        if m.group() not in terms or naming or before.endswith((" in", " of", " for", " trong")):
+        ids = terms_of.get(m.group(), set())
+        if not ids or naming or before.endswith((" in", " of", " for", " trong")):
             spans.append((m.start(), m.end()))
-    return spans
-
-
-def _term_words(
-    conn: sqlite3.Connection, folded: str, named: list[tuple[int, int]]
-) -> list[set[str]]:
-    """A game's name standing for a word of its rules (see _game_names), each as that
-    term's ways of writing it."""
-    vocabulary = load_vocabulary(conn)
-    aliases = {a for names in vocabulary.games.values() for a in names}
-    out = []
-    for m in cue_pattern(tuple(sorted(aliases))).finditer(folded):
-        if (m.start(), m.end()) in named:
             continue
-        ids = {row["term"] for row in vocabulary.terms if row["key"] == m.group()}
-        texts = [
-            r["text"]
-            for r in vocabulary.terms
-            if r["term"] in ids and not CJK_RUN.search(r["text"])
-        ]
+        texts = [text for term in ids for text in forms.get(term, [])]
         if texts:
-            out.append(alternatives([m.group(), *texts]))
-    return out
+            as_words.append(alternatives([m.group(), *texts]))
+    return spans, as_words
 
 
 def _script_words(folded: str) -> list[tuple[int, str]]:
@@ -114,15 +112,17 @@ def _script_words(folded: str) -> list[tuple[int, str]]:
 
 
 def _blanked(
-    conn: sqlite3.Connection, u: Understood, apart: list[tuple[int, int]]
+    conn: sqlite3.Connection,
+    u: Understood,
+    apart: list[tuple[int, int]],
+    forms: dict[str, list[str]],
 ) -> tuple[str, list[set[str]]]:
     """The folded question with the spans ``apart`` and the games it names blanked, and the
-    game names that stand for a word of the rules (_term_words). Positions stay those of
+    game names that stand for a word of the rules (_game_mentions). Positions stay those of
     the question: a possessive or a contraction ("opponent's", "can't") is blanked, not
     removed."""
     folded = list(_CLITIC.sub(lambda m: " " * len(m.group()), fold(u.text)))
-    games = _game_names(conn, "".join(folded))
-    as_words = _term_words(conn, "".join(folded), games)
+    games, as_words = _game_mentions(conn, "".join(folded), forms)
     for start, end in [*apart, *games]:
         folded[start:end] = [" "] * (end - start)
     return "".join(folded), as_words
@@ -137,12 +137,9 @@ def required_words(
     glossary term as any of its renderings (004's machine-translated "round" for turn), an
     everyday phrase as any of the forms it expands to ("rearrange": "change the order"), any
     other content word as itself. What lies in the spans ``apart`` is left out."""
-    folded, as_words = _blanked(conn, u, apart)
+    forms = _term_forms(conn)
+    folded, as_words = _blanked(conn, u, apart, forms)
     skip = skipped(conn)
-    forms: dict[str, list[str]] = {}
-    for row in load_vocabulary(conn).terms:
-        if not CJK_RUN.search(row["text"]):
-            forms.setdefault(row["term"], []).append(row["text"])
     spans: list[tuple[int, int, set[str]]] = []
     for t in u.terms:
         if "start" in t and folded[t["start"] : t["end"]].strip():
