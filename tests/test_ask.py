@@ -544,3 +544,23 @@ def test_a_when_verdict_never_echoes_the_question(conn: sqlite3.Connection) -> N
         "that happen under the current rules?"
     )["answer"]  # fmt: skip
     assert answer is None or "beginning of battle phase" not in (answer.get("verdict") or "")
+
+
+def test_a_question_read_as_a_hurried_judge_types_it(conn: sqlite3.Connection) -> None:
+    """A game named before the question without a colon still leaves it a yes/no question;
+    a contraction typed without its apostrophe is the contraction (a negation), and a word
+    the rules hold in another inflection ("initiated": "initiate") is no unknown subject."""
+    from kb.ask.understand import understand
+    from kb.ask.verdicts.asked import Asked
+    from kb.vocabulary import load_vocabulary
+
+    def asked(question: str) -> Asked:
+        return Asked(conn, understand(conn, question, load_vocabulary(conn)))
+
+    assert asked("vanguard can a card ability make you win").kind == "yesno"
+    assert asked("in FoW can the player who wins the roll choose to go second").kind == "yesno"
+    assert asked("who goes first in fow").kind == "which_first"
+    bare = asked("can it attack if it doesnt have swiftness")
+    assert "doesn't" in bare.u.text and bare.unknown == []
+    assert asked("I initiated a battle, can I initiate another one").unknown == []
+    assert "digimon" in asked("vanguard can a digimon attack").unknown

@@ -21,10 +21,22 @@ from .phrases import fuzzy_timing, match_phrases, spans_free
 from .question import query_data, stopwords, tokens, vs_words
 
 
+@cache
+def _bare_contractions() -> tuple[re.Pattern[str], dict[str, str]]:
+    """English contractions typed without their apostrophe (kb/data/query.toml
+    [apostrophes]): "doesnt" -> "doesn't"."""
+    written = {w.replace("'", ""): w for w in query_data()["apostrophes"]["en"]}
+    body = "|".join(sorted(written, key=len, reverse=True))
+    return re.compile(rf"(?<![\w'’])(?:{body})(?![\w'’])", re.IGNORECASE), written
+
+
 def read_text(ctx: Context) -> None:
     """Composed accents (NFC, as the data files are written: "lá" typed as "la" + U+0301 is
-    "lá"), misspellings corrected, folded, split into tokens."""
+    "lá"), contractions given back their apostrophe, misspellings corrected, folded, split
+    into tokens."""
     ctx.typed = " ".join(unicodedata.normalize("NFC", ctx.typed).split())
+    pattern, written = _bare_contractions()
+    ctx.typed = pattern.sub(lambda m: written[m.group().lower()], ctx.typed)
     ctx.text, ctx.result.corrections = correct(ctx.conn, ctx.typed, ctx.vocab)
     ctx.result.text = ctx.typed
     ctx.folded = fold(ctx.text)

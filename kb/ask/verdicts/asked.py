@@ -56,10 +56,19 @@ def _ends_with(text: str, ending: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(ending)}$", text) is not None
 
 
-def kind(text: str) -> str:
+@cache
+def _naming(names: tuple[str, ...]) -> re.Pattern[str]:
+    """Words that only say which game or rules a clause is of, opening it ("vanguard can
+    ...", "in FoW can ...", "ygo tcg does ...")."""
+    body = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(rf"^(?:(?:in|for|trong)\s+)?(?:(?:{body})(?!\w)\s*)+")
+
+
+def kind(text: str, names: tuple[str, ...] = ()) -> str:
     """The kind of verdict a question asks for, or "" when it asks for none. A clause opened
     by a verb that asks ("is there a limit on how many ...", "does it activate when ...")
-    asks yes or no, whatever other cue words it holds."""
+    asks yes or no, whatever other cue words it holds; ``names`` (folded game names and
+    rulesets) opening a clause are read past."""
     folded = fold(text).strip()
     cues = query_data()["kinds"]
     stripped = re.sub(r"\s*\([^)]*\)\s*$", "", folded).rstrip(" ?？!.。")
@@ -69,6 +78,8 @@ def kind(text: str) -> str:
     clauses = [
         c.strip(" -") for c in re.split(r"[,;:.?!。？！，；：]|\s-\s", stripped) if c.strip(" -")
     ]
+    if names:
+        clauses = [_naming(names).sub("", c) or c for c in clauses]
     asking = {fold(w) for w in cues["asking_openers"]}
     # "What happens - is it still flipped?": the outcome is asked, the yes/no spells it out.
     if any(c.split()[0] in asking for c in clauses) and not _has(folded, cues["what_happens"]):
@@ -202,7 +213,9 @@ class Asked:
     def __init__(self, conn: sqlite3.Connection, u: Understood) -> None:
         folded = fold(u.text)
         self.text = u.text
-        self.kind = kind(u.text)
+        games = load_vocabulary(conn).games
+        names = {a for aliases in games.values() for a in aliases if not CJK_RUN.search(a)}
+        self.kind = kind(u.text, tuple(sorted(names | set(column(conn, "ask_rulesets")))))
         self.conn, self.u, self.folded = conn, u, folded
         # A qualifier of a moment that names no moment of the knowledge base ("in the third
         # phase"): no verdict may rest on the moment it qualifies.
@@ -267,7 +280,15 @@ class Asked:
             # shorter words the index lacks are function words the stopwords miss ("got")
             and len(w) >= data["min_letters"]
         ]
+        unknown = [w for w in unknown if not self._inflected(stems[w])]
         return unknown + _unread_cjk(u, self.folded, load_vocabulary(self.conn).games)
+
+    def _inflected(self, word_stem: str) -> bool:
+        """The index holds the word in another inflection ("initiated": "initiate")."""
+        if word_stem == "" or not word_stem.isascii():
+            return False
+        found = column(self.conn, "ask_words_of_stem", stem=word_stem)
+        return any(stem(w) == word_stem for w in found)
 
     def of_rulesets(self, conn: sqlite3.Connection, nodes: list[str]) -> list[str]:
         """The timing nodes of the rulesets the question names (all of them when it names
