@@ -564,3 +564,16 @@ def test_a_question_read_as_a_hurried_judge_types_it(conn: sqlite3.Connection) -
     assert "doesn't" in bare.u.text and bare.unknown == []
     assert asked("I initiated a battle, can I initiate another one").unknown == []
     assert "digimon" in asked("vanguard can a digimon attack").unknown
+
+
+def test_words_that_name_the_document_or_the_bound_asked(conn: sqlite3.Connection) -> None:
+    """"CR 8.01" names which rules are asked of and "what's" is a function word: neither is
+    a subject a passage must cover. A question asking for a minimum is answered by the
+    rule's "at least", not by another number beside it (the side deck's 15)."""
+    question = "Force of Will CR 8.01: what's the maximum number of cards in an extra deck?"
+    result = ask(conn, question)
+    assert not {"cr", "8.01", "what's"} & set(result["understood"]["words"])
+    assert result["answer"]["verdict"] == "5"
+    assert result["answer"]["because"][0]["rule"] == "fow-cr-8.01:402.5a"
+    minimum = ask(conn, "minimum main deck size in yugioh")["answer"]
+    assert minimum["verdict"] == "40"

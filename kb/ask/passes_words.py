@@ -11,7 +11,7 @@ from typing import Any
 
 from ingest.text import fold, folded_words
 
-from ..db import run
+from ..db import column, run
 from ..vocabulary import game_rule_counts, phrase_expression
 from .context import Context
 from .passes_names import belongs_to, is_own
@@ -123,11 +123,23 @@ def cues(ctx: Context) -> None:
     r.quantity = has_cue(ctx.folded, query_data()["quantity"]["cues"])
 
 
+_CLITIC = re.compile(r"(\w+)['’](?:s|re|ve|ll|d|m)")
+
+
 def content_words(ctx: Context) -> None:
-    """The words no name, moment or term took, without function words."""
+    """The words no name, moment or term took, without function words (also written with a
+    clitic: "what's"), and without the words that name a document ("CR 8.01")."""
     stop = stopwords() | vs_words() | set(ctx.result.years)
+    stop |= {w for w in column(ctx.conn, "ask_document_kinds")}
+
+    def function_word(key: str) -> bool:
+        m = _CLITIC.fullmatch(key)
+        return key in stop or (m is not None and m.group(1) in stop)
+
     ctx.result.words = [
-        t.key for t in ctx.tokens if t.key not in stop and spans_free(ctx.used, t.start, t.end)
+        t.key
+        for t in ctx.tokens
+        if not function_word(t.key) and spans_free(ctx.used, t.start, t.end)
     ]
 
 

@@ -111,6 +111,18 @@ def _value(fact: Fact, bound: str) -> str:
     return f"{(low if low is not None else high):g}"
 
 
+def _stating(facts: list[Fact], bound: str) -> list[Fact]:
+    """Of a rule's numbers, those that state the bound the question asks for, when some do
+    ("minimum main deck size": "at least 40 ...", not the "15" of the side deck beside it)."""
+    if bound == "at_least":
+        stating = [f for f in facts if f["low"] is not None and f["high"] != f["low"]]
+    elif bound == "at_most":
+        stating = [f for f in facts if f["high"] is not None and f["high"] != f["low"]]
+    else:
+        return facts
+    return stating or facts
+
+
 def _newest(facts: list[Fact]) -> list[Fact]:
     """Of the same rulebook in several versions, the newest version's facts."""
     versions = [f["version"] for f in facts if f["version"]]
@@ -247,6 +259,7 @@ def _matching(conn: sqlite3.Connection, u: Understood, asked: Asked,
     if not ranked:
         return None
     bound = _bound_asked(u.text)
+    ranked = [_stating(facts, bound) for facts in ranked]
     values = [{_value(f, bound) for f in found} for found in ranked]
     if len(values[0]) != 1 or (counted and any(v != values[0] for v in values[1:])):
         return None

@@ -42,7 +42,9 @@ def _connectives() -> frozenset[str]:
 
 
 def _rulesets(conn: sqlite3.Connection) -> frozenset[str]:
-    return frozenset(column(conn, "ask_rulesets"))
+    """The rulesets a question may name ("OCG") and the kinds of document no rule's text
+    holds as a word ("CR 8.01"): which rules are asked of, not what about."""
+    return frozenset(column(conn, "ask_rulesets")) | frozenset(column(conn, "ask_document_kinds"))
 
 
 @cache
@@ -160,6 +162,8 @@ def required_words(
         if all(w in stopwords() for f in expanded for w in fold(f).split()):
             spans.append((at, at + len(key), set()))  # "规则": "rules", a word of no subject
             continue
+        if len(key) == 1 and folded[at - 1 : at].isdigit():
+            continue  # "2005年": a number's unit, read with the number
         if at >= 0 and not any(s <= at < e for s, e, _ in spans):
             spans.append((at, at + len(key), alternatives([key, *expanded])))
     out = [alternatives for _, _, alternatives in spans if alternatives]
@@ -169,8 +173,8 @@ def required_words(
         if CJK_RUN.fullmatch(word):
             # Chinese runs on without spaces: only what no cue or function word reads
             word = "".join(unread_chinese(word).split())
-            if not word:
-                continue
+            if not word or (len(word) == 1 and folded[start - 1 : start].isdigit()):
+                continue  # "2005年": a number's unit, read with the number
         if any(s <= start < e for s, e, _ in spans):
             continue
         if word in skip or re.fullmatch(r"[\d.,]+", word) or lexicon().modality(word):
