@@ -567,7 +567,7 @@ def test_a_question_read_as_a_hurried_judge_types_it(conn: sqlite3.Connection) -
 
 
 def test_words_that_name_the_document_or_the_bound_asked(conn: sqlite3.Connection) -> None:
-    """"CR 8.01" names which rules are asked of and "what's" is a function word: neither is
+    """The words "CR 8.01" name which rules are asked of and "what's" is a function word: neither is
     a subject a passage must cover. A question asking for a minimum is answered by the
     rule's "at least", not by another number beside it (the side deck's 15)."""
     question = "Force of Will CR 8.01: what's the maximum number of cards in an extra deck?"
