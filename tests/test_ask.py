@@ -577,3 +577,15 @@ def test_words_that_name_the_document_or_the_bound_asked(conn: sqlite3.Connectio
     assert result["answer"]["because"][0]["rule"] == "fow-cr-8.01:402.5a"
     minimum = ask(conn, "minimum main deck size in yugioh")["answer"]
     assert minimum["verdict"] == "40"
+
+
+def test_a_count_of_a_narrower_kind_or_a_threshold_is_no_answer(conn: sqlite3.Connection) -> None:
+    """The rule "up to 4 cards that are heal triggers" counts heal triggers, not triggers; "a life
+    total of 0 or below" is the threshold of a condition, not the life a player starts with."""
+
+    def verdict(question: str) -> str | None:
+        return (ask(conn, question)["answer"] or {}).get("verdict")
+
+    assert verdict("how many heal triggers in a vanguard deck") == "4"
+    assert verdict("how many triggers in a vanguard deck") != "4"
+    assert verdict("What life total does each player start a Force of Will game with?") != "0"

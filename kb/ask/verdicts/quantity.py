@@ -123,6 +123,17 @@ def _stating(facts: list[Fact], bound: str) -> list[Fact]:
     return stating or facts
 
 
+def _in_condition(fact: Fact) -> bool:
+    """The fact's number is stated in its sentence's condition ("If ... 0 or below, ..."),
+    not in what follows it."""
+    parts = lexicon().split_condition(fact["quote"])
+    if not parts:
+        return False
+    condition, then = ({n[1] for n in lexicon().quantities(part)} for part in parts)
+    values = {v for v in (fact["low"], fact["high"]) if v is not None}
+    return bool(values) and values <= condition and not values & then
+
+
 def _newest(facts: list[Fact]) -> list[Fact]:
     """Of the same rulebook in several versions, the newest version's facts."""
     versions = [f["version"] for f in facts if f["version"]]
@@ -169,9 +180,10 @@ def _negated_prefix(condition: str, question: str) -> bool:
     return False
 
 
-def _counts(fact: Fact, counted: set[str]) -> bool:
+def _counts(fact: Fact, counted: set[str], asked: set[str]) -> bool:
     """The fact counts what the question counts: in the same unit, or in a general one the
-    fact qualifies by it ("4 cards that are heal triggers" counts heal triggers)."""
+    fact qualifies by it ("4 cards that are heal triggers" counts heal triggers); ``asked``:
+    the question's stems."""
     names = {_name(c) for c in counted}
     if fact["unit"] in counted or _name(fact["unit"]) in names - {""}:  # a class is its term
         return True
@@ -183,11 +195,15 @@ def _counts(fact: Fact, counted: set[str]) -> bool:
         return True  # "one master rune card" counts master runes
     if fact["unit"] not in _GENERIC:
         return False
-    qualifier = {stem(w) for w in words(fact["condition"])}
+    said = words(fact["condition"])
+    qualifier = {stem(w) for w in said}
     for unit in counted:
         named = {stem(w) for w in re.split(r"[-\s]+", unit.partition(":")[2]) if w}
         if unit.startswith("term:") and named and named <= qualifier:
-            return True
+            # ... but not a narrower kind of it: "cards that are heal triggers" does not
+            # count the triggers ("how many triggers"), a word before them narrows them.
+            at = next(i for i, w in enumerate(said) if stem(w) in named)
+            return at == 0 or said[at - 1] in stopwords() or stem(said[at - 1]) in asked
     return False
 
 
@@ -237,9 +253,14 @@ def _matching(conn: sqlite3.Connection, u: Understood, asked: Asked,
     asked_stems = _asked_stems(u, found, forms)
     context = {p["id"]: stems(" ".join([p.get("title") or "", p.get("section_path") or ""]))
                for p in top}  # fmt: skip
+    if not counted:
+        # Nothing named is counted: a number of a sentence's condition is the threshold it
+        # sets, no value of what it names ("If a player has a life total of 0 or below, they
+        # lose" says nothing of the life a player starts with).
+        facts = [f for f in facts if not _in_condition(f)]
     counting: dict[str, list[Fact]] = {}
     for f in facts:
-        if not counted or _counts(f, counted):
+        if not counted or _counts(f, counted, asked_stems):
             counting.setdefault(f["rule"], []).append(f)
     by_rule: dict[str, list[Fact]] = {}
     for p in top:
