@@ -589,3 +589,18 @@ def test_a_count_of_a_narrower_kind_or_a_threshold_is_no_answer(conn: sqlite3.Co
     assert verdict("how many heal triggers in a vanguard deck") == "4"
     assert verdict("how many triggers in a vanguard deck") != "4"
     assert verdict("What life total does each player start a Force of Will game with?") != "0"
+
+
+def test_a_stated_count_is_checked_only_against_a_bound_on_the_same_thing(
+    conn: sqlite3.Connection,
+) -> None:
+    """A count the question states is weighed against a rule that bounds it and names what
+    the question names: "Resonators that have 0 DEF or less are destroyed" gives no yes for
+    a J-ruler at 0 DEF (the rule goes on to say a J-ruler does not go to the graveyard), and
+    "5 grids of monsters" sets no bound that "two monsters attack at once" is within."""
+    ruler = ask(conn, "j-ruler at 0 DEF in battle goes to the gravyard right?")["answer"]
+    assert (ruler or {}).get("verdict") != "yes"
+    two = ask(conn, "opponent has no monsters, can two of my monsters attack at the same time")
+    assert two["answer"] is None or "grids" not in two["answer"]["ruling"]
+    legal = ask(conn, "In Yu-Gi-Oh!, is a 39-card Main Deck legal?")["answer"]
+    assert legal["verdict"] == "no" and "40" in legal["ruling"]

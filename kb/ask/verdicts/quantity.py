@@ -326,6 +326,20 @@ def within(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
         return None
     matching, _ = found
     fact = matching[0]
+    # The sentence that bounds the count (or its heading) names what the question names:
+    # "Resonators that have 0 DEF or less are destroyed" says nothing of a J-ruler at 0 DEF,
+    # whatever the rest of its passage says.
+    if fact["modality"] == "states":
+        return None  # "5 grids of monsters" sets no bound that "two monsters attack" is within
+    heading = [p for p in asked.passages if p["id"] == fact["rule"]][:1]
+    said = [
+        fact["quote"],
+        *(f"{p.get('title') or ''} {p.get('section_path') or ''}" for p in heading),
+    ]
+    forms, held = Forms(conn), stems(" ".join(said))
+    named = {c for _, c in _concepts(u, asked)} - counted - _GENERIC
+    if not all(forms.named(c, held) for c in named):
+        return None
     low = fact["low"] if fact["low"] is not None else 0
     high = fact["high"] if fact["high"] is not None else float("inf")
     if fact["modality"] in ("states", "exactly") and fact["low"] is not None:
