@@ -604,3 +604,21 @@ def test_a_stated_count_is_checked_only_against_a_bound_on_the_same_thing(
     assert two["answer"] is None or "grids" not in two["answer"]["ruling"]
     legal = ask(conn, "In Yu-Gi-Oh!, is a 39-card Main Deck legal?")["answer"]
     assert legal["verdict"] == "no" and "40" in legal["ruling"]
+
+
+def test_the_asking_clause_after_a_dash_names_the_subject(conn: sqlite3.Connection) -> None:
+    """The question "... gets attacked and flipped - does its flip effect activate?" asks
+    about the Flip Effect (a class named plural, "Flip Effects", typed singular), not about
+    the monster the situation names: no verdict on what a monster may activate then."""
+    from kb.ask.understand import understand
+    from kb.ask.verdicts.asked import Asked
+    from kb.vocabulary import load_vocabulary
+
+    question = (
+        "ocg: set monster gets attacked and flipped before damage calc - "
+        "does its flip effect activate right then?"
+    )
+    asked = Asked(conn, understand(conn, question, load_vocabulary(conn)))
+    assert "flip-effect" in {c["class"] for c in asked.classes}
+    answer = ask(conn, question)["answer"]
+    assert answer is None or "Monster can be activated" not in answer["ruling"]

@@ -69,7 +69,8 @@ def _occurrences(text: str, word: str) -> list[Span]:
 
 def find_phrase(folded: str, key: str, plural_inside: bool = False) -> list[Span]:
     """Where the phrase ``key`` (folded words) stands in the folded question, as whole words
-    (character spans). A name's last word may be inflected ("negated" is the term "negate");
+    (character spans). A name's last word may be inflected ("negated" is the term "negate"),
+    or singular where the name is plural;
     with ``plural_inside`` (everyday phrases, which list their own variants: "limited" is not
     "limit"), each word may differ by a plural "s". A CJK phrase is found anywhere (Chinese
     writes no spaces)."""
@@ -97,7 +98,9 @@ def find_phrase(folded: str, key: str, plural_inside: bool = False) -> list[Span
             # "negate"); another word of the same stem is another word ("limiter" and "limit"
             # are not "Limited").
             typed = q.keys["exact"][i + len(wanted) - 1]
-            if plural_inside or typed.startswith(parts[-1].removesuffix("e")):
+            # A name written plural is typed singular too ("Flip Effects": "its flip effect").
+            singular = parts[-1] in (f"{typed}s", f"{typed}es")
+            if plural_inside or singular or typed.startswith(parts[-1].removesuffix("e")):
                 out.append((q.spans[i][1], q.spans[i + len(wanted) - 1][2]))
     return out
 

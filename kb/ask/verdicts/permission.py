@@ -209,7 +209,8 @@ def _spans(pattern_matches: list[tuple[int, int]], folded: str) -> list[tuple[in
 
 def _named_subject(u: Understood, asked: Asked) -> dict[str, Any] | None:
     """The card or class the question asks about, in its asking clause (the last one that
-    names an action: "..., I chain Rising Energy, can I?"): the last one named before the
+    names an action: "..., I chain Rising Energy, can I?"; "... - does its flip effect
+    activate?"): the last one named before the
     action ("does the flip effect activate when ..."), else the first after it ("can I chain
     a Counter Trap to ..."), never one named in a condition ("... when the attacked monster
     is flipped")."""
@@ -227,7 +228,7 @@ def _named_subject(u: Understood, asked: Asked) -> dict[str, Any] | None:
     if not acts:
         return named[0]
     # The asking clause: from the last clause break before the last action on.
-    breaks = [m.end() for m in re.finditer(r"[,;:.?!。？！]", folded[: acts[-1]])]
+    breaks = [m.end() for m in re.finditer(r"[,;:.?!。？！]|\s-\s", folded[: acts[-1]])]
     clause_start = breaks[-1] if breaks else 0
     inside = [n for n in named if n["start"] >= clause_start]
     if not inside:
