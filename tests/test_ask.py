@@ -622,3 +622,13 @@ def test_the_asking_clause_after_a_dash_names_the_subject(conn: sqlite3.Connecti
     assert "flip-effect" in {c["class"] for c in asked.classes}
     answer = ask(conn, question)["answer"]
     assert answer is None or "Monster can be activated" not in answer["ruling"]
+
+
+def test_a_class_allowed_as_an_example_depends_on_its_condition(conn: sqlite3.Connection) -> None:
+    """The article allows "effects that negate them, such as Counter Traps" during damage
+    calculation: a Counter Trap chained to Kuriboh depends on whether it negates; one
+    activated to negate Injection Fairy Lily's effect may be."""
+    chained = ask(conn, "can i chain a counter trap to kuriboh during damage calc")["answer"]
+    assert chained["verdict"] == "depends" and "negates" in chained["ruling"]
+    negating = "can a counter trap be used during damage calculation to negate Lily's effect"
+    assert ask(conn, negating)["answer"]["verdict"] == "yes"

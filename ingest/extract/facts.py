@@ -148,9 +148,10 @@ def _from_properties(ctx: _Context, props: list[TimingProperty], rules: dict[str
                 cls = activates.get(p.node, "") if cls == "@moment" else cls
                 if cls:
                     subject = "*" if cls == "*" else f"class:{cls}"
+                    condition = entry.get("conditions", {}).get(cls, "")  # type: ignore[union-attr]
                     ctx.add(rule, kind="permission", source=source, moment=p.node,
                             subject=subject, action="activate", modality=modality,
-                            quote=p.display)  # fmt: skip
+                            condition=condition, quote=p.display)  # fmt: skip
         elif (p.key, p.value) == ("chains", "multiple"):
             ctx.add(rule, kind="permission", source="timing-property", moment=p.node,
                     subject="*", action="activate", modality="can", chain="later",

@@ -128,6 +128,11 @@ def _by_class(m: _Moments, node: str) -> Decision | None:
         return None if m.narrowed else Decision("depends", allow + deny, node, "on the card")
     if allow and deny:
         return Decision("conflict", allow + deny, node)
+    unmet = [f for f in allow if not _met(f, set(), m.stems)]
+    if allow and len(unmet) == len(allow):
+        # Allowed as an example of what the rule allows ("effects that negate them, such as
+        # Counter Traps"): under that condition, which the question does not state.
+        return Decision("depends", allow, node, f"if {unmet[0]['condition']}")
     if allow or deny:
         return Decision("yes" if allow else "no", allow or deny, node)
     exclusive = [f for f in said if f["modality"] == "only" and f["subject"] != "*"]
