@@ -538,12 +538,18 @@ def test_a_year_or_an_article_is_no_count(conn: sqlite3.Connection) -> None:
 
 def test_a_when_verdict_never_echoes_the_question(conn: sqlite3.Connection) -> None:
     """A rule's condition the question itself states ("triggers 'at the beginning of battle
-    phase'") says nothing of when that is: no verdict from it."""
+    phase'") says nothing of when that is, nor does the moment the question names: no
+    verdict from either."""
     answer = ask(
         conn, "FoW: an old card says it triggers 'at the beginning of battle phase'. When does "
         "that happen under the current rules?"
     )["answer"]  # fmt: skip
     assert answer is None or "beginning of battle phase" not in (answer.get("verdict") or "")
+    # ... nor a card's one moment when the question already names it.
+    asked_in = ask(conn, "in the battle step, when can I activate magic cylinder")["answer"]
+    assert asked_in is None or "battle step" not in (asked_in.get("verdict") or "")
+    plain = ask(conn, "when can I activate magic cylinder")["answer"]
+    assert "battle step" in plain["verdict"]
 
 
 def test_a_question_read_as_a_hurried_judge_types_it(conn: sqlite3.Connection) -> None:

@@ -350,6 +350,8 @@ def when(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | Non
     names = {re.split(r": ", name)[0] for name in full}
     if len(names) != 1:
         return None
+    if {f["moment"] for f in specific} & {t["node"] for t in u.timing}:
+        return None  # "when in the Battle Step can I ...": the moment the question names
     where = ", ".join(dict.fromkeys(moment_name(conn, f["moment"]) for f in specific))
     # One moment (one ruleset asked, or both agreeing): its whole name, detail and all.
     verdict = (full if len(full) == 1 else names).pop().lower()
