@@ -638,3 +638,22 @@ def test_a_class_allowed_as_an_example_depends_on_its_condition(conn: sqlite3.Co
     assert chained["verdict"] == "depends" and "negates" in chained["ruling"]
     negating = "can a counter trap be used during damage calculation to negate Lily's effect"
     assert ask(conn, negating)["answer"]["verdict"] == "yes"
+
+
+def test_who_first_from_the_party_the_rule_names(conn: sqlite3.Connection) -> None:
+    """The question "who has to choose first" is answered by the party the rule's clause opens with
+    ("The first player must choose which cards to change first"), also when a "when" clause
+    sets out the situation; a clause naming no single party ("Each player moves ...") or one
+    under a condition answers nothing."""
+    from kb.ask.verdicts.asked import kind
+
+    question = (
+        "FoW: when both players want to change cards in their opening hand, "
+        "who has to choose first?"
+    )
+    assert kind(question) == "which_first"
+    answer = ask(conn, question)["answer"]
+    assert answer["verdict"] == "the first player"
+    assert answer["because"][0]["rule"].endswith(":403.5")
+    who = ask(conn, "FoW: both players have triggered automatic abilities, whose is played first")
+    assert (who["answer"] or {}).get("verdict") != "the non-turn player"

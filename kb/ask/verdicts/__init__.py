@@ -33,7 +33,12 @@ RESOLVERS = {
         "quantity:within",
     ],
     "when": ["permission:when", "when_passages:in_passages"],
-    "which_first": ["order:priority", "example:resolves_first", "steps:first_step"],
+    "which_first": [
+        "order:priority",
+        "example:resolves_first",
+        "steps:first_step",
+        "who:first_party",
+    ],
     "what_happens": ["outcome:what_happens", "example:result", "happens:in_passages"],
     "how_many": ["card_data:value", "restriction:copies", "quantity:in_passages"],
 }

@@ -84,13 +84,12 @@ def kind(text: str, names: tuple[str, ...] = ()) -> str:
     # "What happens - is it still flipped?": the outcome is asked, the yes/no spells it out.
     if any(c.split()[0] in asking for c in clauses) and not _has(folded, cues["what_happens"]):
         return "yesno"
-    if _has(folded, query_data()["quantity"]["cues"]):
-        return "how_many"
-    for name in ("when", "which_first", "what_happens"):
-        if _has(folded, cues[name]):
-            return name
-    if any(_around(folded, fold(a), fold(b)) for a, b in cues["which_first_around"]):
-        return "which_first"  # "which one resolves first", "who can respond first"
+    # The clause that asks says what is asked ("when both players want to change cards, who
+    # has to choose first?": who first; the "when" sets out the situation).
+    last = clauses[-1] if len(clauses) > 1 and folded.endswith(("?", "？")) else ""
+    cued = (last and _cued_kind(last)) or _cued_kind(folded)
+    if cued:
+        return cued
     if (
         any(c.split()[0] in openers for c in clauses)
         or any(_ends_with(stripped, fold(e)) for e in cues["yesno_endings"])
@@ -106,6 +105,19 @@ def kind(text: str, names: tuple[str, ...] = ()) -> str:
     # A measure named with no action asks for its value ("starting life points in yugioh").
     if _has(folded, query_data()["quantity"]["measures"]) and not lexicon().actions(text):
         return "how_many"
+    return ""
+
+
+def _cued_kind(folded: str) -> str:
+    """The kind a cue of the folded text asks for: how many, when, which first, what happens."""
+    cues = query_data()["kinds"]
+    if _has(folded, query_data()["quantity"]["cues"]):
+        return "how_many"
+    for name in ("when", "which_first", "what_happens"):
+        if _has(folded, cues[name]):
+            return name
+    if any(_around(folded, fold(a), fold(b)) for a, b in cues["which_first_around"]):
+        return "which_first"  # "which one resolves first", "who can respond first"
     return ""
 
 
