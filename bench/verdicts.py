@@ -6,8 +6,8 @@ happens, how many), an expected verdict, and whether the corpus can answer it at
 question counts as
 
   right      the composed answer's verdict is the expected one (yes/no/depends exactly; for the
-             other types one of the accepted phrases is in the verdict, or the yes or no the
-             expected outcome opens with; a number or range for how many), or the corpus
+             other types the expected phrase or an accepted one is in the verdict, or the yes
+             or no the expected outcome opens with; a number or range for how many), or the corpus
              cannot answer it and kb ask composed nothing;
   wrong      a composed verdict that is not the expected one, or any composed answer to a
              question the corpus cannot answer;
@@ -50,7 +50,8 @@ def judge(q: dict[str, Any], answer: dict[str, Any] | None) -> str:
         expected = _numbers(q["expect"])
         if expected and _numbers(text)[: len(expected)] == expected:
             return "right"
-    accept = [fold(a) for a in q.get("accept", [])] or [fold(q["expect"])]
+    # The expected phrase itself, and the other phrases accepted for it.
+    accept = [fold(a) for a in [q["expect"], *q.get("accept", [])]]
     # "do the materials go to the graveyard" answered "no": right when the expected outcome
     # opens with that answer ("no, the materials are not sent ...").
     opening = re.match(r"(yes|no)\b", q["expect"].lower())
