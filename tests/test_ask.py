@@ -657,3 +657,16 @@ def test_who_first_from_the_party_the_rule_names(conn: sqlite3.Connection) -> No
     assert answer["because"][0]["rule"].endswith(":403.5")
     who = ask(conn, "FoW: both players have triggered automatic abilities, whose is played first")
     assert (who["answer"] or {}).get("verdict") != "the non-turn player"
+
+
+def test_when_that_joins_a_situation_does_not_ask_when(conn: sqlite3.Connection) -> None:
+    """The question "what happens when a J-ruler is destroyed" asks what happens; "when"
+    asks when only followed by a verb that asks ("when in the Damage Step can I ..."), and
+    "what happens if the number of monsters changes" asks no number."""
+    from kb.ask.verdicts.asked import kind
+
+    assert kind("FoW 8.01: what happens when a J-ruler is destroyed") == "what_happens"
+    assert kind("what happens if the number of monsters changes") == "what_happens"
+    assert kind("ocg: when in the damage step can i use d.d. warrior lady's effect") == "when"
+    assert kind("A Vanguard player reaches 6 damage. When exactly do they lose?") == "when"
+    assert kind("when a monster is destroyed by battle, does its effect activate") == "yesno"

@@ -111,14 +111,41 @@ def kind(text: str, names: tuple[str, ...] = ()) -> str:
 def _cued_kind(folded: str) -> str:
     """The kind a cue of the folded text asks for: how many, when, which first, what happens."""
     cues = query_data()["kinds"]
-    if _has(folded, query_data()["quantity"]["cues"]):
-        return "how_many"
+    if _has(folded, query_data()["quantity"]["cues"]) and not _opens_with(
+        folded, cues["what_happens"]
+    ):
+        return "how_many"  # but "what happens if the number of monsters ... changes"
     for name in ("when", "which_first", "what_happens"):
-        if _has(folded, cues[name]):
+        if name == "when" and _asks_when(folded, cues):
+            return name
+        if name != "when" and _has(folded, cues[name]):
             return name
     if any(_around(folded, fold(a), fold(b)) for a, b in cues["which_first_around"]):
         return "which_first"  # "which one resolves first", "who can respond first"
     return ""
+
+
+def _opens_with(folded: str, cues: list[str]) -> bool:
+    return any(re.match(rf"\W*{_word(fold(c))}", folded) for c in cues)
+
+
+# "when in the Damage Step can ...": a place in time between the cue and its verb.
+_PLACE = r"(?:\s+(?:in|during|at|on|within)(?:\s+[\w'-]+){1,5}?)?"
+
+
+def _asks_when(folded: str, cues: dict[str, Any]) -> bool:
+    """A cue of "when" that asks when: a cue that only asks ("at what point", "khi nào"), or
+    one that also joins a situation followed by a verb that asks, or ending the question
+    (kb/data/query.toml [kinds] when_joining)."""
+    joining = {fold(w) for w in cues["when_joining"]}
+    if _has(folded, [c for c in cues["when"] if fold(c) not in joining]):
+        return True
+    verbs = "|".join(re.escape(fold(w)) for w in [*cues["yesno_openers"], *cues["asking_openers"]])
+    return any(
+        re.search(rf"(?<!\w){re.escape(j)}(?:\s+\w+ly)?{_PLACE}\s+(?:{verbs})(?!\w)", folded)
+        or re.search(rf"(?<!\w){re.escape(j)}\W*$", folded)
+        for j in joining
+    )
 
 
 def asks_twice(text: str) -> bool:
