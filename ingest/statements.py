@@ -329,7 +329,7 @@ class Lexicon:
         "Nếu X thì Y") or after what follows ("Y if X": "You also win if the opponent
         can't draw"), else None."""
         folded = fold(sentence)
-        m = self.condition.match(folded.lstrip())
+        m = self.condition.match(folded.lstrip()) or self._purpose(folded.lstrip())
         if not m:
             return self._trailing_condition(sentence, folded)
         offset = len(folded) - len(folded.lstrip())
@@ -344,6 +344,16 @@ class Lexicon:
             at = plain.find(marker, after)
             if at > 0:
                 return body[:at].strip(" ,"), body[at + len(marker) :].strip(" ,")
+        return None
+
+    def _purpose(self, folded: str) -> re.Match[str] | None:
+        """ "To destroy a J-ruler, put it into its owner's ruler area": what is done for a
+        purpose is done when it is (data/statements.toml [conditions] purpose): the word and a
+        verb after it, not a noun phrase ("To the extent ...")."""
+        for word in self.data["conditions"].get("purpose", []):
+            m = re.match(rf"{re.escape(fold(word))}\s+(?=([^\W\d]+))", folded)
+            if m and m.group(1) not in self.data["conditions"].get("purpose_not", []):
+                return m
         return None
 
     def _trailing_condition(self, sentence: str, folded: str) -> tuple[str, str] | None:

@@ -670,3 +670,11 @@ def test_when_that_joins_a_situation_does_not_ask_when(conn: sqlite3.Connection)
     assert kind("ocg: when in the damage step can i use d.d. warrior lady's effect") == "when"
     assert kind("A Vanguard player reaches 6 damage. When exactly do they lose?") == "when"
     assert kind("when a monster is destroyed by battle, does its effect activate") == "yesno"
+
+
+def test_what_happens_from_what_a_rule_says_to_do(conn: sqlite3.Connection) -> None:
+    """The question "what happens when a J-ruler is destroyed" is answered by "To destroy
+    J-ruler cards, put it into its owner's ruler area", quoted as the rule opens it."""
+    answer = ask(conn, "FoW 8.01: what happens when a J-ruler is destroyed")["answer"]
+    assert "ruler area" in answer["verdict"]
+    assert answer["ruling"].startswith("To destroy J-ruler cards:")

@@ -76,3 +76,15 @@ def test_a_vietnamese_number_word_typed_without_its_accents_is_no_number() -> No
     lexicon = load_lexicon()
     assert lexicon.quantities("bai bay co kich hoat ngay sau khi tinh toan khong") == []
     assert [v for _, v, _ in lexicon.quantities("có sáu lá bài và bảy lá bài")] == [6, 7]
+
+
+def test_a_purpose_opening_a_sentence_is_its_condition() -> None:
+    """What a rule says to do for a purpose is done when it is: "To destroy J-ruler cards,
+    put it into its owner's ruler area" holds under "destroy J-ruler cards"; a noun phrase
+    after "to" opens no purpose."""
+    lexicon = load_lexicon()
+    assert lexicon.split_condition("To destroy J-ruler cards, put it into the ruler area.") == (
+        "destroy J-ruler cards",
+        "put it into the ruler area.",
+    )
+    assert lexicon.split_condition("To the extent possible, players play quickly.") is None

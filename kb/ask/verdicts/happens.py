@@ -70,6 +70,18 @@ def _outcome(fact: dict[str, Any]) -> str:
     return plain(rest).rstrip(" .")
 
 
+def _lead(fact: dict[str, Any]) -> str:
+    """The condition as the rule opens with it ("To destroy J-ruler cards: ", "If there are
+    no cards in your deck: "), or "If <condition>: " where it is said after the outcome."""
+    if not fact["condition"]:
+        return ""
+    at = fact["quote"].find(fact["condition"])
+    opening = fact["quote"][: at + len(fact["condition"])] if at >= 0 else ""
+    if at < 0 or len(opening.split()) > len(fact["condition"].split()) + 2:
+        return f"If {fact['condition']}: "
+    return f"{opening[:1].upper()}{opening[1:]}: "
+
+
 def _thing_asked(text: str) -> set[str]:
     """The stems of the thing a "what happens to X" question names (X up to its first
     stopword: "the rest of the Damage Step" is "rest"); empty for other questions."""
@@ -107,6 +119,5 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
     outcome = _outcome(fact)
     if fact["next"]:
         outcome = f"{outcome}; {fact['next'][:1].lower()}{fact['next'][1:].rstrip(' .')}"
-    lead = f"If {fact['condition']}: " if fact["condition"] else ""
-    return Verdict(outcome, f"{lead}{outcome}.", [because(conn, f) for f in found[:2]],
+    return Verdict(outcome, f"{_lead(fact)}{outcome}.", [because(conn, f) for f in found[:2]],
                    kind="outcome", moment=fact["moment"])  # fmt: skip
