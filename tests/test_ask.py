@@ -678,3 +678,16 @@ def test_what_happens_from_what_a_rule_says_to_do(conn: sqlite3.Connection) -> N
     answer = ask(conn, "FoW 8.01: what happens when a J-ruler is destroyed")["answer"]
     assert "ruler area" in answer["verdict"]
     assert answer["ruling"].startswith("To destroy J-ruler cards:")
+
+
+def test_a_cards_printed_value_asked_in_any_words(conn: sqlite3.Connection) -> None:
+    """The "original ATK" of a card is its printed ATK, asked in English or in Chinese with
+    the card named twice; a Chinese field name ("攻击力") is a word the question was read by."""
+    for question in (
+        "What is the original ATK of Breaker the Magical Warrior?",
+        "「魔导战士 破坏者」（Breaker the Magical Warrior）的原本攻击力是多少？",
+    ):
+        answer = ask(conn, question)["answer"]
+        assert answer["verdict"] == "1600", question
+    after = ask(conn, "Breaker the Magical Warrior's ATK right after it's normal summoned")
+    assert (after["answer"] or {}).get("verdict") != "1600"

@@ -184,12 +184,21 @@ def classes_named(conn: sqlite3.Connection, u: Understood) -> list[dict[str, Any
 def _unread_cjk(u: Understood, folded: str, games: dict[str, list[str]]) -> list[str]:
     """Chinese the question holds beyond the names, moments, terms and cue words it was read
     by ("同名" in "同名卡最多放几张"): words the knowledge base did not read."""
-    chars = list(folded)
+    aliases = tuple(a for names in games.values() for a in names if CJK_RUN.search(a))
+    # Cue words read in the question as typed, before the names take their characters (the
+    # field "攻击力" holds the term "攻击", attack).
+    chars = list(_blank_cues(folded, aliases)) if CJK_RUN.search(folded) else list(folded)
     for found in [*u.cards, *u.timing, *u.terms]:
         if "start" in found:
             chars[found["start"] : found["end"]] = [" "] * (found["end"] - found["start"])
-    aliases = tuple(a for names in games.values() for a in names if CJK_RUN.search(a))
     return CJK_RUN.findall(unread_chinese("".join(chars), aliases))
+
+
+def _blank_cues(text: str, more: tuple[str, ...]) -> str:
+    """unread_chinese, each cue blanked character for character (positions kept)."""
+    for cue in sorted({*_chinese_cues(), *(fold(m) for m in more)}, key=len, reverse=True):
+        text = text.replace(cue, " " * len(cue))
+    return text
 
 
 def unread_chinese(text: str, more: tuple[str, ...] = ()) -> str:
@@ -208,6 +217,8 @@ def _chinese_cues() -> tuple[str, ...]:
     cues += [c for v in data["kinds"].values() for c in v if isinstance(c, str)]
     cues += [c for pair in data["kinds"]["which_first_around"] for c in pair]
     cues += [*data["expand"]]
+    # card data fields ("攻击力", ATK) and the words asking for printed values ("原本")
+    cues += [n for names in data["facts"].values() for n in names] + data["printed"]["words"]
     lexicon_data = datafiles.load("statements")
     cues += [w for entry in [*lexicon_data["modality"], *lexicon_data["actions"]]
              for w in entry.get("zh", [])]  # fmt: skip

@@ -23,10 +23,12 @@ from .common import Verdict, because
 
 
 def _plain(u: Understood, extra: set[str]) -> bool:
-    """The question holds nothing but the card, the field and words that ask."""
+    """The question holds nothing but the card, the field and words that ask (or ask for the
+    printed value: "original")."""
     fields = {w for names in query_data()["facts"].values() for n in names
               for w in folded_words(n).split()}  # fmt: skip
-    skip = set(stopwords()) | cue_words() | fields | extra
+    printed = {fold(w) for w in query_data()["printed"]["words"]}
+    skip = set(stopwords()) | cue_words() | fields | printed | extra
     return all(w in skip for w in u.words)
 
 
@@ -39,7 +41,8 @@ def _facts(conn: sqlite3.Connection, u: Understood) -> list[dict[str, str]]:
 def value(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """The number a card prints for the one field asked (ATK, DEF, Level)."""
     fields = [f for f in u.facts if f in NUMERIC]
-    if len(u.cards) != 1 or len(fields) != 1 or not _plain(u, set()):
+    # One card, perhaps named twice ("「魔导战士 破坏者」（Breaker the Magical Warrior）").
+    if len({c["id"] for c in u.cards}) != 1 or len(fields) != 1 or not _plain(u, set()):
         return None
     found = [f for f in _facts(conn, u) if f["field"] == fields[0]]
     values = {f["value"] for f in found}
