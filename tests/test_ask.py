@@ -691,3 +691,15 @@ def test_a_cards_printed_value_asked_in_any_words(conn: sqlite3.Connection) -> N
         assert answer["verdict"] == "1600", question
     after = ask(conn, "Breaker the Magical Warrior's ATK right after it's normal summoned")
     assert (after["answer"] or {}).get("verdict") != "1600"
+
+
+def test_a_vietnamese_pronoun_typed_without_accents_negates_nothing(
+    conn: sqlite3.Connection,
+) -> None:
+    """Vietnamese "nó" (it), typed "no" or with its accent, is no English "no": the question
+    is not read as asking a negated thing; an English "can't I" still is."""
+    from kb.ask.verdicts.statement import _asked_negation
+
+    assert not _asked_negation("resonator cua toi dang o tu the Rest, no co the chan khong?", "vi")
+    assert not _asked_negation("Hiệu ứng của nó có kích hoạt không?", "vi")
+    assert _asked_negation("can't I block with a rested resonator?", "en")

@@ -55,19 +55,14 @@ READINGS = {
 
 
 @cache
-def _limiting_words() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """Words that limit what a sentence allows (conditions, exceptions) and words that negate
-    a question: both from kb/data/statements.toml."""
-    data = datafiles.load("statements")
-    conditions = [w for lang in ("en", "vi", "zh") for w in data["conditions"][lang]]
-    limits = [w for entry in data["limits"].values() for w in entry] + conditions
-    negations = [w for entry in data["negations"].values() for w in entry]
-
-    def alternation(ws: list[str]) -> re.Pattern[str]:
-        body = "|".join(re.escape(fold(w)) for w in sorted(ws, key=len, reverse=True))
-        return re.compile(rf"(?<!\w)(?:{body})(?!\w)")
-
-    return alternation(limits), alternation(negations)
+def _negations(lang: str) -> re.Pattern[str]:
+    """The words that negate a question in its language (kb/data/statements.toml
+    [negations]): Vietnamese "nó" (it), typed "no", negates nothing."""
+    ws = datafiles.load("statements")["negations"].get(lang) or []
+    if not ws:
+        return re.compile(r"(?!)")  # a language listing none: nothing negates
+    body = "|".join(re.escape(fold(w)) for w in sorted(ws, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{body})(?!\w)")
 
 
 def condition_share(fact: dict[str, Any], asked_stems: set[str], asked_text: str = "") -> float:
@@ -201,13 +196,12 @@ def _asking_sentence(text: str) -> str:
     return (asking or sentences or [text])[-1]
 
 
-def _asked_negation(text: str) -> bool:
+def _asked_negation(text: str, lang: str) -> bool:
     """The question asks a negated thing ("can't I ..."): a negation in the condition it
     supposes ("can I ... if my ruler doesn't have Grimoire") asks nothing negated."""
-    _, negations = _limiting_words()
     sentence = _asking_sentence(text)
     parts = lexicon().split_condition(sentence)
-    return bool(negations.search(fold(parts[1] if parts else sentence)))
+    return bool(_negations(lang or "en").search(fold(parts[1] if parts else sentence)))
 
 
 # "One" written as a word that stands for "a": Vietnamese "một", English "one (of)".
@@ -244,7 +238,7 @@ def _counts(conn: sqlite3.Connection, u: Understood, classes: list[dict[str, Any
 
 def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """Yes or no, read from the clause of the best passages that states the question."""
-    if asked.unknown or asked.unresolved or _asked_negation(u.text):
+    if asked.unknown or asked.unresolved or _asked_negation(u.text, u.lang):
         return None
     if _counts(conn, u, asked.classes):
         return None  # "more than once", "2 copies": a count, which no modality weighs
