@@ -703,3 +703,19 @@ def test_a_vietnamese_pronoun_typed_without_accents_negates_nothing(
     assert not _asked_negation("resonator cua toi dang o tu the Rest, no co the chan khong?", "vi")
     assert not _asked_negation("Hiệu ứng của nó có kích hoạt không?", "vi")
     assert _asked_negation("can't I block with a rested resonator?", "en")
+
+
+def test_a_number_a_word_labels_is_no_count(conn: sqlite3.Connection) -> None:
+    """The numbers of "turn 1", "Chain 2", "cấp 8" label a turn, a Chain, a Level: the
+    question states no count; "a 39-card main deck" and "2 Magic Cylinder" do."""
+    from kb.ask.understand import understand
+    from kb.ask.verdicts.asked import stated_numbers
+    from kb.vocabulary import load_vocabulary
+
+    def numbers(question: str) -> list[int]:
+        return [n for _, n, _ in stated_numbers(understand(conn, question, load_vocabulary(conn)))]
+
+    assert numbers("can the player going first enter the Battle Phase on turn 1") == []
+    assert numbers("Quái thú cấp 8 cần mấy vật tế") == []
+    assert numbers("is a 39-card main deck legal") == [39]
+    assert numbers("can I run 2 Magic Cylinder") == [2]

@@ -159,9 +159,18 @@ def asks_twice(text: str) -> bool:
 
 def stated_numbers(u: Understood) -> list[tuple[str, int, int]]:
     """(bound, number, position after it) of the numbers a question states, but the years it
-    names ("2005 OCG": the rules of a year, no count)."""
+    names ("2005 OCG": the rules of a year, no count) and the numbers a word labels ("turn 1",
+    kb/data/query.toml [quantity] labels)."""
     years = {int(y) for y in re.findall(r"\d+", " ".join(map(str, u.years)))}
-    return [n for n in lexicon().quantities(u.text) if n[1] not in years]
+    folded = fold(u.text)
+    labels = {fold(w) for w in query_data()["quantity"]["labels"]}
+
+    def labelled(end: int) -> bool:  # "turn 1": the word before the number labels it
+        token = re.search(r"[\w.]+$", folded[:end])
+        before = re.search(r"([^\W\d]+)\W*$", folded[: end - len(token.group())] if token else "")
+        return bool(before) and before.group(1) in labels
+
+    return [n for n in lexicon().quantities(u.text) if n[1] not in years and not labelled(n[2])]
 
 
 def classes_named(conn: sqlite3.Connection, u: Understood) -> list[dict[str, Any]]:
