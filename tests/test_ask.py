@@ -719,3 +719,20 @@ def test_a_number_a_word_labels_is_no_count(conn: sqlite3.Connection) -> None:
     assert numbers("Quái thú cấp 8 cần mấy vật tế") == []
     assert numbers("is a 39-card main deck legal") == [39]
     assert numbers("can I run 2 Magic Cylinder") == [2]
+
+
+def test_the_kind_asked_in_the_ways_judges_type_it() -> None:
+    """A yes/no ending asks yes or no over a how-many cue, unless a question word opens the
+    question; "where ... does it go" and "what actually happens" ask what happens; an
+    unaccented Vietnamese "can" is "cần" (need), no English verb that asks."""
+    from kb.ask.verdicts.asked import kind
+
+    assert kind("FoW 8.01: more than 4 copies of a basic magic stone ok?") == "yesno"
+    assert kind("how many copies of the same card name are allowed?") == "how_many"
+    assert kind("Where in the drop zone pile does it go?") == "what_happens"
+    assert (
+        kind("An effect would put my card into my opponent's graveyard. What actually happens?")
+        == "what_happens"
+    )
+    assert kind("vanguard can gay bao nhieu sat thuong de thang", (), "vi") == "how_many"
+    assert kind("vanguard can I ride a grade 3", ("vanguard",), "en") == "yesno"

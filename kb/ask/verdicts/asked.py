@@ -64,11 +64,11 @@ def _naming(names: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(rf"^(?:(?:in|for|trong)\s+)?(?:(?:{body})(?!\w)\s*)+")
 
 
-def kind(text: str, names: tuple[str, ...] = ()) -> str:
+def kind(text: str, names: tuple[str, ...] = (), lang: str = "") -> str:
     """The kind of verdict a question asks for, or "" when it asks for none. A clause opened
     by a verb that asks ("is there a limit on how many ...", "does it activate when ...")
     asks yes or no, whatever other cue words it holds; ``names`` (folded game names and
-    rulesets) opening a clause are read past."""
+    rulesets) opening a clause are read past; ``lang``: the question's language."""
     folded = fold(text).strip()
     cues = query_data()["kinds"]
     stripped = re.sub(r"\s*\([^)]*\)\s*$", "", folded).rstrip(" ?？!.。")
@@ -80,10 +80,14 @@ def kind(text: str, names: tuple[str, ...] = ()) -> str:
     ]
     if names:
         clauses = [_naming(names).sub("", c) or c for c in clauses]
-    asking = {fold(w) for w in cues["asking_openers"]}
+    # English verbs that ask, not in Vietnamese: unaccented "can" is "cần" (need) there.
+    asking = {fold(w) for w in cues["asking_openers"]} if lang != "vi" else set()
     # "What happens - is it still flipped?": the outcome is asked, the yes/no spells it out.
     if any(c.split()[0] in asking for c in clauses) and not _has(folded, cues["what_happens"]):
         return "yesno"
+    wh = clauses[-1].split()[0] in cues["question_words"] if clauses else False
+    if not wh and any(_ends_with(stripped, fold(e)) for e in cues["yesno_asking_endings"]):
+        return "yesno"  # "more than 4 copies of a basic magic stone ok?"
     # The clause that asks says what is asked ("when both players want to change cards, who
     # has to choose first?": who first; the "when" sets out the situation).
     last = clauses[-1] if len(clauses) > 1 and folded.endswith(("?", "？")) else ""
@@ -122,6 +126,8 @@ def _cued_kind(folded: str) -> str:
             return name
     if any(_around(folded, fold(a), fold(b)) for a, b in cues["which_first_around"]):
         return "which_first"  # "which one resolves first", "who can respond first"
+    if any(_around(folded, fold(a), fold(b)) for a, b in cues["what_happens_around"]):
+        return "what_happens"  # "where in the drop zone pile does it go"
     return ""
 
 
@@ -274,7 +280,8 @@ class Asked:
         self.text = u.text
         games = load_vocabulary(conn).games
         names = {a for aliases in games.values() for a in aliases if not CJK_RUN.search(a)}
-        self.kind = kind(u.text, tuple(sorted(names | set(column(conn, "ask_rulesets")))))
+        named = tuple(sorted(names | set(column(conn, "ask_rulesets"))))
+        self.kind = kind(u.text, named, u.lang)
         self.conn, self.u, self.folded = conn, u, folded
         # A qualifier of a moment that names no moment of the knowledge base ("in the third
         # phase"): no verdict may rest on the moment it qualifies.
