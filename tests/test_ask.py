@@ -500,6 +500,7 @@ def test_everyday_english_is_no_subject_the_knowledge_base_lacks(conn: sqlite3.C
         return Asked(conn, understand(conn, question, load_vocabulary(conn))).unknown
 
     assert unknown("my friend says it is fine since the rules allow it") == []
+    assert unknown("a resonator has two [+100/+100] counters and one [-100/-100] counter") == []
     assert "digimon" in unknown("digimon: how many cards in the main deck")
     assert ask(conn, "digimon: how many cards in the main deck")["answer"] is None
 

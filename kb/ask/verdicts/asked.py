@@ -340,7 +340,7 @@ class Asked:
             # an everyday verb ("wants", "brings"): what is asked of the subject, not it
             and not is_everyday_verb(w)
             and not CJK_RUN.search(w)
-            and not re.fullmatch(r"[\d.,]+", w)  # numbers and versions ("8.01")
+            and not re.fullmatch(r"[-+]?[\d.,]+", w)  # numbers, versions ("8.01"), "-100"
             and w not in cue_words()
             and w not in everyday
             # shorter words the index lacks are function words the stopwords miss ("got")
