@@ -737,3 +737,13 @@ def test_the_kind_asked_in_the_ways_judges_type_it() -> None:
     )
     assert kind("vanguard can gay bao nhieu sat thuong de thang", (), "vi") == "how_many"
     assert kind("vanguard can I ride a grade 3", ("vanguard",), "en") == "yesno"
+
+
+def test_which_first_from_a_clause_that_puts_one_before_any_other(
+    conn: sqlite3.Connection,
+) -> None:
+    """The rule "Flashbang can be activated before any other effect is activated": of Flashbang and
+    Don Zaloog, Flashbang first, though the rule does not name Don Zaloog."""
+    answer = ask(conn, "TCG: Flashbang or Don Zaloog's effect, which can activate first")["answer"]
+    assert answer["verdict"] == "Flashbang first"
+    assert "before any other" in answer["ruling"]

@@ -37,6 +37,7 @@ RESOLVERS = {
         "order:priority",
         "example:resolves_first",
         "steps:first_step",
+        "before:named_first",
         "who:first_party",
     ],
     "what_happens": ["outcome:what_happens", "example:result", "happens:in_passages"],
