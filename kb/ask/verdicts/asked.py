@@ -61,7 +61,8 @@ def _naming(names: tuple[str, ...]) -> re.Pattern[str]:
     """Words that only say which game or rules a clause is of, opening it ("vanguard can
     ...", "in FoW can ...", "ygo tcg does ...")."""
     body = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-    return re.compile(rf"^(?:(?:in|for|trong)\s+)?(?:(?:{body})(?!\w)\s*)+")
+    before = "|".join(re.escape(fold(w)) for w in query_data()["kinds"]["naming_before"])
+    return re.compile(rf"^(?:(?:{before})\s+)?(?:(?:{body})(?!\w)\s*)+")
 
 
 def kind(text: str, names: tuple[str, ...] = (), lang: str = "") -> str:
@@ -202,25 +203,19 @@ def _unread_cjk(u: Understood, folded: str, games: dict[str, list[str]]) -> list
     aliases = tuple(a for names in games.values() for a in names if CJK_RUN.search(a))
     # Cue words read in the question as typed, before the names take their characters (the
     # field "攻击力" holds the term "攻击", attack).
-    chars = list(_blank_cues(folded, aliases)) if CJK_RUN.search(folded) else list(folded)
+    chars = list(unread_chinese(folded, aliases)) if CJK_RUN.search(folded) else list(folded)
     for found in [*u.cards, *u.timing, *u.terms]:
         if "start" in found:
             chars[found["start"] : found["end"]] = [" "] * (found["end"] - found["start"])
     return CJK_RUN.findall(unread_chinese("".join(chars), aliases))
 
 
-def _blank_cues(text: str, more: tuple[str, ...]) -> str:
-    """unread_chinese, each cue blanked character for character (positions kept)."""
-    for cue in sorted({*_chinese_cues(), *(fold(m) for m in more)}, key=len, reverse=True):
-        text = text.replace(cue, " " * len(cue))
-    return text
-
-
 def unread_chinese(text: str, more: tuple[str, ...] = ()) -> str:
     """The text with the Chinese cue and function words kb ask reads blanked out (and the
-    phrases ``more``): what is left is Chinese nothing was read in."""
+    phrases ``more``), character for character: what is left is Chinese nothing was read in,
+    where it stands."""
     for cue in sorted({*_chinese_cues(), *(fold(m) for m in more)}, key=len, reverse=True):
-        text = text.replace(cue, " ")
+        text = text.replace(cue, " " * len(cue))
     return text
 
 
