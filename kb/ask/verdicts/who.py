@@ -25,12 +25,10 @@ from .asked import Asked, lexicon
 from .common import Verdict, because
 from .named import stems
 
-# A party phrase runs on into a relative clause or a complement: not delimited.
-_RUNS_ON = {"who", "that", "which", "of", "whose"}
-
 
 def _party(clause: str) -> str:
-    """The party a clause opens with ("the turn player"), or ""."""
+    """The party a clause opens with ("the turn player"), or "" (also for one that runs on
+    into a relative clause or a complement: "the player who chose ...")."""
     data = query_data()["who"]
     ws = clause.split()
     if not ws or fold(ws[0]) not in data["determiners"]:
@@ -38,43 +36,41 @@ def _party(clause: str) -> str:
     for i, w in enumerate(ws[1 : data["words"] + 2], start=1):
         if re.sub(r"\W+$", "", fold(w)).removesuffix("s") in data["parties"]:
             after = fold(ws[i + 1]) if i + 1 < len(ws) else ""
-            return "" if after in _RUNS_ON else " ".join(ws[: i + 1]).rstrip(",.;")
+            return "" if after in data["runs_on"] else " ".join(ws[: i + 1]).rstrip(",.;")
     return ""
 
 
-def _asked_verb(text: str) -> tuple[set[str], bool]:
+def _asked(text: str) -> tuple[set[str], set[str]]:
     """The stems that may stand for the verb right after the cue ("who has to choose first":
-    choose, pick, select), and whether the question asks who is first."""
+    choose, pick, select), and the words of "first" a clause must say when the question
+    asks who is first (none when it does not)."""
     folded = fold(text)
     m = cue_pattern(tuple(query_data()["who"]["cues"])).search(folded)
     after = text_words(folded[m.end() :]) if m else []
     verb = next((w for w in after if w not in stopwords() and not lexicon().modality(w)), "")
     firsts = {fold(w) for w in query_data()["kinds"]["steps"]["first"]}
-    return (set(words.synonyms().get(stem(verb), {stem(verb)})) if verb else set()), bool(
-        firsts & set(after)
-    )
+    verbs = set(words.synonyms().get(stem(verb), {stem(verb)})) if verb else set()
+    return verbs, firsts if firsts & set(after) else set()
 
 
 def _parties(
     conn: sqlite3.Connection, p: dict[str, Any], required: list[set[str]], text: str
 ) -> list[tuple[str, dict[str, Any]]]:
     facts = [f for f in run(conn, "verdict_rule_statements", ids=[p["id"]]) if f["lang"] == "en"]
-    verb, first = _asked_verb(text)
-    firsts = {fold(w) for w in query_data()["kinds"]["steps"]["first"]}
-    said = " ".join(dict.fromkeys(f["quote"] for f in facts))
-    around = stems(" ".join([*statement.context(conn, p), said]))
+    verbs, firsts = _asked(text)
+    quotes = " ".join(dict.fromkeys(f["quote"] for f in facts))
+    around = stems(" ".join([*statement.context(conn, p), quotes]))
     found = []
     for f in facts:
         if f["limits"] or f["condition"]:
             continue  # "If the turn player doesn't play any ..., the non-turn player ...": a case
-        clause = f"{f['condition']} {f['outcome']}"
         party = _party(f["outcome"])
-        if not party or not statement.answering(clause, around, required):
+        if not party or not statement.answering(f["outcome"], around, required):
             continue
         # The clause says the question's verb, and that the party is first when asked so
         # ("each player moves the top five cards ..." says nothing of who chooses first).
-        said = {stem(w) for w in text_words(fold(f["outcome"]))}
-        if verb & said and (not first or firsts & set(text_words(fold(f["outcome"])))):
+        said = text_words(fold(f["outcome"]))
+        if verbs & {stem(w) for w in said} and (not firsts or firsts & set(said)):
             found.append((party, f))
     return found
 
