@@ -326,11 +326,11 @@ def within(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
         return None
     matching, _ = found
     fact = matching[0]
+    if fact["modality"] == "states":
+        return None  # "5 grids of monsters" sets no bound that "two monsters attack" is within
     # The sentence that bounds the count (or its heading) names what the question names:
     # "Resonators that have 0 DEF or less are destroyed" says nothing of a J-ruler at 0 DEF,
     # whatever the rest of its passage says.
-    if fact["modality"] == "states":
-        return None  # "5 grids of monsters" sets no bound that "two monsters attack" is within
     heading = [p for p in asked.passages if p["id"] == fact["rule"]][:1]
     said = [
         fact["quote"],
