@@ -747,3 +747,16 @@ def test_which_first_from_a_clause_that_puts_one_before_any_other(
     answer = ask(conn, "TCG: Flashbang or Don Zaloog's effect, which can activate first")["answer"]
     assert answer["verdict"] == "Flashbang first"
     assert "before any other" in answer["ruling"]
+
+
+def test_a_number_said_of_another_card_or_of_another_years_rules_is_no_answer(
+    conn: sqlite3.Connection,
+) -> None:
+    """The sentence "D.D. Warrior Lady, with 1500 more ATK than Blue-Eyes White Dragon"
+    gives no ATK of Blue-Eyes (another card's, and a difference); a question about the 2005
+    rules is not answered from Force of Will's rules of 2016-2017."""
+    blue_eyes = ask(conn, "What's the original ATK of Blue-Eyes White Dragon?")["answer"]
+    assert blue_eyes is None
+    dated = "2005 rules, end phase: you have to discard if you're holding more than how many cards?"
+    answer = ask(conn, dated)["answer"]
+    assert answer is None or all(b["rule"].startswith("ygo-") for b in answer["because"])

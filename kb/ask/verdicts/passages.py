@@ -1,12 +1,13 @@
 """The passages a verdict may be read from: the first ones kb ask ranks for the question, of
-the question's game, covering enough of it, and saying every content word of it (in one of
-its ways of writing) but perhaps one of four or more.
+the question's game (and of the year it names), covering enough of it, and saying every
+content word of it (in one of its ways of writing) but perhaps one of four or more.
 
 On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from typing import Any
 
@@ -35,4 +36,15 @@ def best(u: Understood, asked: Asked) -> list[dict[str, Any]]:
     if asked.unknown or not game:
         return []
     required = words.required_words(asked.conn, u)
-    return [p for p in top(asked) if p["game"] == game and says_all(asked.conn, p, required)]
+    return [
+        p for p in top(asked)
+        if p["game"] == game and _of_years(p, u.years) and says_all(asked.conn, p, required)
+    ]  # fmt: skip
+
+
+def _of_years(passage: dict[str, Any], years: list[str]) -> bool:
+    """The passage's document is of a year the question names, if it names one ("2005
+    rules": not the Force of Will basic rules of about 2016-2017)."""
+    named = f"{passage.get('era') or ''} {passage.get('document_title') or ''}"
+    said = set(re.findall(r"\d{4}", named))
+    return not years or bool(said & {str(y) for y in years})

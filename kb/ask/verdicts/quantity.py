@@ -123,6 +123,17 @@ def _stating(facts: list[Fact], bound: str) -> list[Fact]:
     return stating or facts
 
 
+def _of_asked(fact: Fact, found: list[tuple[int, str]]) -> bool:
+    """The number is said of what the question names, not of another card ("D.D. Warrior
+    Lady, with 1500 more ATK than Blue-Eyes" gives no ATK of Blue-Eyes), and is no
+    difference ("1500 more", kb/data/query.toml [quantity] comparatives)."""
+    subject = fact["subject"]
+    if subject.startswith("card:") and subject not in {c for _, c in found}:
+        return False
+    comparatives = {stem(fold(w)) for w in query_data()["quantity"]["comparatives"]}
+    return fact["unit"].partition(":")[2] not in comparatives
+
+
 def _in_condition(fact: Fact) -> bool:
     """The fact's number is stated in its sentence's condition ("If ... 0 or below, ..."),
     not in what follows it."""
@@ -273,7 +284,7 @@ def _matching(conn: sqlite3.Connection, u: Understood, asked: Asked,
             # qualifiers set aside: each of those is said of its own clause.
             text = " ".join([p["text"], p.get("reading") or ""])
             around = around | stems(_PARENTHESES.sub(" ", text))
-        kept = [f for f in mine if _about_wanted(f, wanted, forms, around)]
+        kept = [f for f in mine if _about_wanted(f, wanted, forms, around) and _of_asked(f, found)]
         if kept:
             by_rule[p["id"]] = kept
     ranked = [by_rule[p["id"]] for p in top if p["id"] in by_rule]
