@@ -35,8 +35,10 @@ def read_text(ctx: Context) -> None:
     "lá"), contractions given back their apostrophe, misspellings corrected, folded, split
     into tokens."""
     ctx.typed = " ".join(unicodedata.normalize("NFC", ctx.typed).split())
-    pattern, written = _bare_contractions()
-    ctx.typed = pattern.sub(lambda m: written[m.group().lower()], ctx.typed)
+    bare = {w.replace("'", "") for w in query_data()["apostrophes"]["en"]}
+    if bare & set(re.findall(r"\w+", ctx.typed.lower())):  # compiled only when needed
+        pattern, written = _bare_contractions()
+        ctx.typed = pattern.sub(lambda m: written[m.group().lower()], ctx.typed)
     ctx.text, ctx.result.corrections = correct(ctx.conn, ctx.typed, ctx.vocab)
     ctx.result.text = ctx.typed
     ctx.folded = fold(ctx.text)

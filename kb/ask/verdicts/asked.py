@@ -79,7 +79,9 @@ def kind(text: str, names: tuple[str, ...] = (), lang: str = "") -> str:
     clauses = [
         c.strip(" -") for c in re.split(r"[,;:.?!。？！，；：]|\s-\s", stripped) if c.strip(" -")
     ]
-    if names:
+    opening = {c.split()[0] for c in clauses}
+    before = {fold(w) for w in cues["naming_before"]}
+    if opening & ({n.split()[0] for n in names} | before):  # a pattern only when one may open
         clauses = [_naming(names).sub("", c) or c for c in clauses]
     # English verbs that ask, not in Vietnamese: unaccented "can" is "cần" (need) there.
     asking = {fold(w) for w in cues["asking_openers"]} if lang != "vi" else set()
@@ -147,6 +149,9 @@ def _asks_when(folded: str, cues: dict[str, Any]) -> bool:
     joining = {fold(w) for w in cues["when_joining"]}
     if _has(folded, [c for c in cues["when"] if fold(c) not in joining]):
         return True
+    joining &= set(re.findall(r"\w+", folded))
+    if not joining:
+        return False  # (kb ask is a process per question: no pattern to compile)
     verbs = "|".join(re.escape(fold(w)) for w in [*cues["yesno_openers"], *cues["asking_openers"]])
     return any(
         re.search(rf"(?<!\w){re.escape(j)}(?:\s+\w+ly)?{_PLACE}\s+(?:{verbs})(?!\w)", folded)
