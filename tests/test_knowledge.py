@@ -302,6 +302,7 @@ QUERY_SAMPLES = {
     "parent": "yugioh-tcg-damage-step",
 }
 QUERY_OVERRIDES = {
+    "ask_ruleset_games": {"min": "10000000"},
     "ask_words_of_stem": {"stem": "initi"},
     "current_versions": {"ids": '["fow-cr-7.0:105.4"]'},
     "older_versions": {"ids": '["fow-cr-8.01:105.3a"]'},

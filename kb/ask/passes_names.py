@@ -13,6 +13,7 @@ from functools import cache
 
 from ingest.text import CJK_RUN, find_whole_word, fold, words, writing_language
 
+from ..db import run
 from ..vocabulary import Vocabulary
 from .cardnames import CardFinder
 from .context import Context
@@ -114,6 +115,22 @@ def game_named(ctx: Context) -> None:
                 ctx.result.game = ctx.result.game or gid
                 break
     ctx.result.game = ctx.game or ctx.result.game
+
+
+def game_of_ruleset(ctx: Context) -> None:
+    """A question naming no game, but a ruleset only one game's documents are written for
+    ("OCG: ...": Yu-Gi-Oh!; not "basic" or "tournament", everyday words), is about it."""
+    if ctx.result.game:
+        return
+    everyday = query_data()["unknown"]["everyday_count"]
+    words_ = set(re.findall(r"\w+", ctx.folded))
+    games = {
+        row["games"]
+        for row in run(ctx.conn, "ask_ruleset_games", min=str(everyday))
+        if row["ruleset"] in words_
+    }
+    if len(games) == 1 and "," not in next(iter(games)):
+        ctx.result.game = games.pop()
 
 
 def vs_word(ctx: Context) -> None:

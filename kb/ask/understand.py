@@ -32,6 +32,7 @@ PASSES: list[tuple[str, Pass, tuple[str, ...]]] = [
     ("read_text", names.read_text, ("text", "corrections")),
     ("language", names.language, ("lang",)),
     ("game_named", names.game_named, ("game",)),
+    ("game_of_ruleset", names.game_of_ruleset, ("game",)),
     ("vs_word", names.vs_word, ()),
     ("exact_cards", names.exact_cards, ("cards", "ambiguous")),
     ("moments", names.moments, ("timing",)),
