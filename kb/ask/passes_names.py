@@ -23,6 +23,11 @@ from .question import query_data, stopwords, tokens, vs_words
 
 
 @cache
+def _bare_words() -> frozenset[str]:
+    return frozenset(w.replace("'", "") for w in query_data()["apostrophes"]["en"])
+
+
+@cache
 def _bare_contractions() -> tuple[re.Pattern[str], dict[str, str]]:
     """English contractions typed without their apostrophe (kb/data/query.toml
     [apostrophes]): "doesnt" -> "doesn't"."""
@@ -36,8 +41,7 @@ def read_text(ctx: Context) -> None:
     "lá"), contractions given back their apostrophe, misspellings corrected, folded, split
     into tokens."""
     ctx.typed = " ".join(unicodedata.normalize("NFC", ctx.typed).split())
-    bare = {w.replace("'", "") for w in query_data()["apostrophes"]["en"]}
-    if bare & set(re.findall(r"\w+", ctx.typed.lower())):  # compiled only when needed
+    if _bare_words() & set(re.findall(r"\w+", ctx.typed.lower())):  # compiled only when needed
         pattern, written = _bare_contractions()
         ctx.typed = pattern.sub(lambda m: written[m.group().lower()], ctx.typed)
     ctx.text, ctx.result.corrections = correct(ctx.conn, ctx.typed, ctx.vocab)
@@ -123,11 +127,11 @@ def game_of_ruleset(ctx: Context) -> None:
     if ctx.result.game:
         return
     everyday = query_data()["unknown"]["everyday_count"]
-    words_ = set(re.findall(r"\w+", ctx.folded))
+    typed = {t.key for t in ctx.tokens}
     games = {
         row["games"]
         for row in run(ctx.conn, "ask_ruleset_games", min=str(everyday))
-        if row["ruleset"] in words_
+        if row["ruleset"] in typed
     }
     if len(games) == 1 and "," not in next(iter(games)):
         ctx.result.game = games.pop()

@@ -212,7 +212,7 @@ def _unread_cjk(u: Understood, folded: str, games: dict[str, list[str]]) -> list
     for found in [*u.cards, *u.timing, *u.terms]:
         if "start" in found:
             chars[found["start"] : found["end"]] = [" "] * (found["end"] - found["start"])
-    return CJK_RUN.findall(unread_chinese("".join(chars), aliases))
+    return CJK_RUN.findall("".join(chars))
 
 
 def unread_chinese(text: str, more: tuple[str, ...] = ()) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from functools import cache
 from typing import Any
 
 from ingest.text import fold, stem, version_key, words
@@ -130,8 +131,12 @@ def _of_asked(fact: Fact, found: list[tuple[int, str]]) -> bool:
     subject = fact["subject"]
     if subject.startswith("card:") and subject not in {c for _, c in found}:
         return False
-    comparatives = {stem(fold(w)) for w in query_data()["quantity"]["comparatives"]}
-    return fact["unit"].partition(":")[2] not in comparatives
+    return fact["unit"].partition(":")[2] not in _comparatives()
+
+
+@cache
+def _comparatives() -> frozenset[str]:
+    return frozenset(stem(fold(w)) for w in query_data()["quantity"]["comparatives"])
 
 
 def _in_condition(fact: Fact) -> bool:

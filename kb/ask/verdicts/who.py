@@ -54,10 +54,14 @@ def _asked(text: str) -> tuple[set[str], set[str]]:
 
 
 def _parties(
-    conn: sqlite3.Connection, p: dict[str, Any], required: list[set[str]], text: str
+    conn: sqlite3.Connection,
+    p: dict[str, Any],
+    required: list[set[str]],
+    asked: tuple[set[str], set[str]],
 ) -> list[tuple[str, dict[str, Any]]]:
+    """The parties of the passage's clauses that state it; ``asked``: ``_asked``."""
     facts = [f for f in run(conn, "verdict_rule_statements", ids=[p["id"]]) if f["lang"] == "en"]
-    verbs, firsts = _asked(text)
+    verbs, firsts = asked
     quotes = " ".join(dict.fromkeys(f["quote"] for f in facts))
     around = stems(" ".join([*statement.context(conn, p), quotes]))
     found = []
@@ -69,8 +73,8 @@ def _parties(
             continue
         # The clause says the question's verb, and that the party is first when asked so
         # ("each player moves the top five cards ..." says nothing of who chooses first).
-        said = text_words(fold(f["outcome"]))
-        if verbs & {stem(w) for w in said} and (not firsts or firsts & set(said)):
+        said = set(text_words(fold(f["outcome"])))
+        if verbs & stems(f["outcome"]) and (not firsts or firsts & said):
             found.append((party, f))
     return found
 
@@ -82,8 +86,9 @@ def first_party(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
     required = words.required_words(conn, u)
     if len(required) < 2:
         return None
+    verb = _asked(u.text)
     for p in passages.best(u, asked):
-        found = _parties(conn, p, required, u.text)
+        found = _parties(conn, p, required, verb)
         if not found:
             continue
         if len({fold(party) for party, _ in found}) != 1:
