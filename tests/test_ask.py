@@ -760,3 +760,15 @@ def test_a_number_said_of_another_card_or_of_another_years_rules_is_no_answer(
     dated = "2005 rules, end phase: you have to discard if you're holding more than how many cards?"
     answer = ask(conn, dated)["answer"]
     assert answer is None or all(b["rule"].startswith("ygo-") for b in answer["because"])
+
+
+def test_a_word_narrowing_what_is_named_is_never_left_unsaid(conn: sqlite3.Connection) -> None:
+    """ "master rune cards" are one kind of the rune deck's cards: the rule that a rune deck holds
+    0 to 5 cards does not say how many of them may be master runes, whatever else the question
+    and the rule share; asked of all its cards, it answers."""
+
+    def verdict(question: str) -> str | None:
+        return (ask(conn, question)["answer"] or {}).get("verdict")
+
+    assert verdict("CR 8.01: how many master rune cards can a rune deck have?") != "0-5"
+    assert verdict("FoW: how many cards in a rune deck") == "0-5"

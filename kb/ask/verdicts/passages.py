@@ -24,8 +24,13 @@ def says_all(conn: sqlite3.Connection, passage: dict[str, Any], required: list[s
     (a passage about the Flash Deck does not answer "cards in the starting hand")."""
     said = stems(" ".join([*statement.context(conn, passage), *statement.sentences(conn, passage)]))
     missing = [r for r in required if not words.holds(said, [r])]
-    # With enough content words, one may be the question's own ("can be made").
-    return not missing or (len(missing) == 1 and len(required) >= threshold("slack_passage_from"))
+    # With enough content words, one may be the question's own ("can be made"), but not one
+    # narrowing what it names ("master rune cards": a passage on rune deck cards is not it).
+    return not missing or (
+        len(missing) == 1
+        and len(required) >= threshold("slack_passage_from")
+        and not words.narrowed(missing)
+    )
 
 
 def best(u: Understood, asked: Asked) -> list[dict[str, Any]]:

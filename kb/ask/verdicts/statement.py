@@ -33,7 +33,7 @@ from . import originals
 from .asked import Asked, lexicon, stated_numbers
 from .common import Verdict, because, threshold
 from .named import stems
-from .words import asked_words, content, holds, polar_words, required_words, skipped
+from .words import asked_words, content, holds, narrowed, polar_words, required_words, skipped
 from .words import plain as plain_words
 
 # (question modality, clause reading) -> verdict; pairs not listed give none ("must X?" is
@@ -163,10 +163,11 @@ def answering(clause: str, around: set[str], required: list[set[str]]) -> bool:
     itself (its predicate), and the rest are said around it (its sentence, its passage)."""
     own = stems(clause)
     held = sum(1 for alternatives in required if holds(own, [alternatives]))
-    missing = sum(1 for alternatives in required if not holds(own | around, [alternatives]))
-    # One word of many may be the question's own ("no cards left in their deck").
-    slack = 1 if len(required) >= threshold("slack_from") else 0
-    return 2 * held >= len(required) and missing <= slack
+    missing = [alternatives for alternatives in required if not holds(own | around, [alternatives])]
+    # One word of many may be the question's own ("no cards left in their deck"), but not one
+    # narrowing what it names (words.Narrowing).
+    slack = 1 if len(required) >= threshold("slack_from") and not narrowed(missing) else 0
+    return 2 * held >= len(required) and len(missing) <= slack
 
 
 def sentences(conn: sqlite3.Connection, passage: dict[str, Any]) -> list[str]:

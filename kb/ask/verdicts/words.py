@@ -130,6 +130,41 @@ def _blanked(
     return "".join(folded), as_words
 
 
+class Narrowing(set):
+    """A required word that narrows a term the question names, standing before it as English
+    puts a modifier ("master" and "rune" of "master rune cards", "critical" of "critical
+    trigger"): the kind asked about. A passage or clause that leaves it unsaid speaks of
+    another kind, so no slack is ever spent on it."""
+
+
+def narrowed(missing: list[set[str]]) -> bool:
+    """One of the missing required words narrows a term the question names (Narrowing)."""
+    return any(isinstance(m, Narrowing) for m in missing)
+
+
+def _narrowing_at(u: Understood, tokens: list[tuple[int, str]], skip: set[str]) -> set[int]:
+    """The positions of the content words that stand right before a glossary term of the
+    question, or before another such word (at most two: "master rune cards"). English word
+    order only: Vietnamese puts a modifier after its noun."""
+    if u.lang != "en":
+        return set()
+    starts = {t["start"] for t in u.terms if "start" in t}
+    out: set[int] = set()
+    for i, (start, word) in enumerate(tokens):
+        if word in skip or start in starts:
+            continue
+        for step in (1, 2):
+            if i + step >= len(tokens):
+                break
+            nxt_start, nxt = tokens[i + step]
+            if nxt_start in starts:
+                out.add(start)
+                break
+            if nxt in skip:
+                break
+    return out
+
+
 def required_words(
     conn: sqlite3.Connection,
     u: Understood,
@@ -168,7 +203,9 @@ def required_words(
             spans.append((at, at + len(key), alternatives([key, *expanded])))
     out = [alternatives for _, _, alternatives in spans if alternatives]
     out += [a for a in as_words if a not in out]
-    for start, word in _script_words(folded):
+    tokens = _script_words(folded)
+    narrowing = _narrowing_at(u, tokens, skip)
+    for start, word in tokens:
         word = u.corrections.get(word, word)
         if CJK_RUN.fullmatch(word):
             # Chinese runs on without spaces: only what no cue or function word reads
@@ -183,7 +220,8 @@ def required_words(
             continue  # "two", "OCG": a count or a ruleset, read on their own
         if is_everyday_verb(word) and not lexicon().actions(word):
             continue  # "want", "bring": what is asked of the subject, which rules word otherwise
-        out.append(set(synonyms().get(stem(word), {stem(word)})))
+        forms = set(synonyms().get(stem(word), {stem(word)}))
+        out.append(Narrowing(forms) if start in narrowing else forms)
     return out
 
 
