@@ -772,3 +772,14 @@ def test_a_word_narrowing_what_is_named_is_never_left_unsaid(conn: sqlite3.Conne
 
     assert verdict("CR 8.01: how many master rune cards can a rune deck have?") != "0-5"
     assert verdict("FoW: how many cards in a rune deck") == "0-5"
+
+
+def test_a_count_of_another_kind_of_the_thing_is_no_answer(conn: sqlite3.Connection) -> None:
+    """ "up to 4 cards that are heal triggers" counts heal triggers: asked of critical triggers
+    (in Vietnamese, the trigger's name in English), the number of the other kind is no answer."""
+
+    def verdict(question: str) -> str | None:
+        return (ask(conn, question)["answer"] or {}).get("verdict")
+
+    assert verdict("vanguard toi da bao nhieu la critical trigger") != "4"
+    assert verdict("vanguard max heal triggers") == "4"

@@ -23,9 +23,10 @@ from ...db import run
 from ...vocabulary import load_vocabulary
 from ..question import Understood, cue_pattern, query_data, stopwords
 from . import passages
-from .asked import Asked, lexicon, stated_numbers
+from .asked import Asked, cue_words, lexicon, stated_numbers
 from .common import Verdict, because, threshold
 from .named import Forms, stems
+from .words import other_kind
 
 Fact = dict[str, Any]
 _PARENTHESES = re.compile(r"\([^()]*\)")
@@ -181,7 +182,15 @@ def _qualified(fact: Fact, u: Understood, asked: set[str]) -> bool:
     rest = said - measure
     if _negated_prefix(fact["condition"], fold(u.text)):
         return False  # "non-basic magic stone" is not the question's "basic magic stone"
+    if other_kind(u.text, fact["condition"], _skip()):
+        return False  # "cards that are heal triggers" are no count of critical triggers
     return len(rest & asked) >= threshold("min_qualifier_share") * len(rest)
+
+
+@cache
+def _skip() -> frozenset[str]:
+    """Function and cue words: they narrow nothing a count is of."""
+    return frozenset(stopwords()) | cue_words()
 
 
 _NEGATED = re.compile(r"\b(?:non|un|in)-(\w+)")

@@ -252,6 +252,34 @@ def holds(sentence_stems: set[str], required: list[set[str]]) -> bool:
     return all(named.holds(sentence_stems, options) for options in required)
 
 
+def other_kind(question: str, clause: str, skip: set[str]) -> bool:
+    """The clause speaks of another kind of a thing the question names: a word both hold is
+    narrowed by a different word before it in each ("heal triggers" for "critical trigger"),
+    and neither text holds the other's narrowing word. ``skip``: function and cue words,
+    which narrow nothing ("how many cards", "any card")."""
+    asked, said = _before_each(question, skip), _before_each(clause, skip)
+    asked_all, said_all = named.stems(question), named.stems(clause)
+    return any(
+        mine not in said_all and theirs not in asked_all
+        for shared in asked.keys() & said.keys()
+        for mine in asked[shared]
+        for theirs in said[shared]
+        if mine != theirs
+    )
+
+
+def _before_each(text: str, skip: set[str]) -> dict[str, set[str]]:
+    """Each content word's stem to the stems of the content words right before it (numbers
+    and function words narrow nothing)."""
+    tokens = words(fold(text))
+    out: dict[str, set[str]] = {}
+    for before, word in zip(tokens, tokens[1:], strict=False):
+        if before in skip or word in skip or not before.isalpha() or len(before) < 2:
+            continue
+        out.setdefault(stem(word), set()).add(stem(before))
+    return out
+
+
 def asked_words(u: Understood, required: list[set[str]]) -> set[str]:
     """Every stem the question holds or stands for: its words (cue words too: "first" is a
     word of "who goes first" and of "on my first turn") and the forms of its names."""
