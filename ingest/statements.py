@@ -340,10 +340,31 @@ class Lexicon:
         # is canceled, remove it"): the condition's comma comes after it.
         listed = _LIST_END.search(plain)
         after = listed.end() if listed else 0
-        for marker in (", then ", " then ", " thì ", ", "):
+        for marker in (", then ", " then ", " thì "):
             at = plain.find(marker, after)
             if at > 0:
                 return body[:at].strip(" ,"), body[at + len(marker) :].strip(" ,")
+        at = self._condition_comma(plain, after)
+        if at is None:
+            return None
+        return body[:at].strip(" ,"), body[at + 1 :].strip(" ,")
+
+    def _condition_comma(self, plain: str, after: int) -> int | None:
+        """Where the comma ending a condition stands (written with or without a space after
+        it, never inside a number: "1,000"): not one that leaves the condition unfinished
+        ("If a player has, by any legal means, gained ...": the aside's two commas)."""
+        unfinished = {fold(w) for w in self.data["conditions"].get("unfinished", [])}
+        aside = False
+        for m in re.finditer(r",(?!\d)", plain[after:]):
+            at = after + m.start()
+            if aside:
+                aside = False  # the comma closing the aside
+                continue
+            last = re.search(r"(\w+)\W*$", plain[:at])
+            if last and last.group(1) in unfinished:
+                aside = True
+                continue
+            return at if at > 0 else None
         return None
 
     def _purpose(self, folded: str) -> re.Match[str] | None:

@@ -3,7 +3,7 @@
 select
   r.seq, r.id, r.document, r.section, r.game, r.lang, r.langs, r.kind, r.number, r.label, r.title,
   r.text, r.era, r.depth, r.line_start, r.line_end, d.provenance, d.file, d.variant, d.translation_of,
-  d.superseded_by,
+  d.superseded_by, d.version,
   d.title as document_title, s.path as section_path,
   (select x.text from readings x where x.rule = r.id) as reading,
   (select group_concat(f.card || ':' || f.field, ' ') from card_facts f where f.rule = r.id) as facts,

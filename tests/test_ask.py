@@ -783,3 +783,15 @@ def test_a_count_of_another_kind_of_the_thing_is_no_answer(conn: sqlite3.Connect
 
     assert verdict("vanguard toi da bao nhieu la critical trigger") != "4"
     assert verdict("vanguard max heal triggers") == "4"
+
+
+def test_when_is_read_from_what_the_rule_says_happens_in_the_version_named(
+    conn: sqlite3.Connection,
+) -> None:
+    """ "If a player has, by any legal means, gained an additional turn after their current
+    one, that turn begins as soon as ...": the time of what happens, not the condition's
+    "after their current one"; asked of CR 7.0, the 7.0 rule is cited, though 8.01 says the
+    same words and ranks as one passage with it."""
+    answer = ask(conn, "FoW CR 7.0: I got an extra turn, when does it begin?")["answer"]
+    assert answer["verdict"].startswith("as soon as the end phase")
+    assert {b["rule"] for b in answer["because"]} == {"fow-cr-7.0:1025.1"}

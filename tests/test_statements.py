@@ -88,3 +88,22 @@ def test_a_purpose_opening_a_sentence_is_its_condition() -> None:
         "put it into the ruler area.",
     )
     assert lexicon.split_condition("To the extent possible, players play quickly.") is None
+
+
+def test_an_aside_inside_a_condition_does_not_end_it() -> None:
+    """A comma after a word the condition cannot end on opens an aside ("If a player has, by
+    any legal means, gained ..."); a comma with no space after it still ends the condition
+    (PDF text: "one,that"); a comma inside a number does not."""
+    lexicon = load_lexicon()
+    sentence = (
+        "If a player has, by any legal means, gained an additional turn after their current "
+        "one,that turn begins as soon as the end phase of their current turn finishes."
+    )
+    assert lexicon.split_condition(sentence) == (
+        "a player has, by any legal means, gained an additional turn after their current one",
+        "that turn begins as soon as the end phase of their current turn finishes.",
+    )
+    assert lexicon.split_condition("If you have 1,000 life, you win.") == (
+        "you have 1,000 life",
+        "you win.",
+    )

@@ -11,6 +11,7 @@ import re
 import sqlite3
 from typing import Any
 
+from ...db import run
 from ..question import Understood
 from . import statement, words
 from .asked import Asked
@@ -41,15 +42,28 @@ def best(u: Understood, asked: Asked) -> list[dict[str, Any]]:
     if asked.unknown or not game:
         return []
     required = words.required_words(asked.conn, u)
-    return [
-        p for p in top(asked)
-        if p["game"] == game and _of_years(p, u.years) and says_all(asked.conn, p, required)
-    ]  # fmt: skip
+    found = [_in_edition(asked.conn, p, u) for p in top(asked) if p["game"] == game]
+    return [p for p in found if p and says_all(asked.conn, p, required)]
 
 
-def _of_years(passage: dict[str, Any], years: list[str]) -> bool:
-    """The passage's document is of a year the question names, if it names one ("2005
-    rules": not the Force of Will basic rules of about 2016-2017)."""
+def _in_edition(conn: sqlite3.Connection, p: dict[str, Any], u: Understood) -> dict | None:
+    """The passage, or the same text in the version the question names ("CR 7.0": the 7.0
+    rule that 8.01 repeats word for word, ranked as one passage), or None."""
+    if _of_edition(p, u):
+        return p
+    for other in run(conn, "passages", ids=p.get("also", [])):
+        if _of_edition(other, u):
+            return {**other, "features": p["features"], "score": p["score"]}
+    return None
+
+
+def _of_edition(passage: dict[str, Any], u: Understood) -> bool:
+    """The passage's document is of a year the question names ("2005 rules": not the Force of
+    Will basic rules of about 2016-2017) and of a version it names ("CR 7.0": not 8.01), if it
+    names one."""
     named = f"{passage.get('era') or ''} {passage.get('document_title') or ''}"
     said = set(re.findall(r"\d{4}", named))
-    return not years or bool(said & {str(y) for y in years})
+    if u.years and not said & {str(y) for y in u.years}:
+        return False
+    versions = set(re.findall(r"\d+\.\d+", u.text))
+    return not (versions and passage.get("version") and passage["version"] not in versions)

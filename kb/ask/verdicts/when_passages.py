@@ -28,8 +28,9 @@ from .named import stems
 
 # What a clause may say of the thing asked for it to tell when the thing happens.
 _HAPPENS = ("can", "must", "does", "only")
-# A phrase saying when is at most this many words ("at the beginning of the game").
-_TIME_WORDS = 6
+# A phrase saying when, read whole to its clause's comma or end, is at most this many words
+# ("as soon as the end phase of their current turn finishes completely").
+_TIME_WORDS = 12
 # Words of a verb phrase: a time phrase cut beside one is cut inside its own clause.
 _AUXILIARIES = {"has", "have", "had", "been", "be", "was", "were", "is", "are", "đã", "được", "bị"}
 
@@ -37,18 +38,17 @@ _AUXILIARIES = {"has", "have", "had", "been", "be", "was", "were", "is", "are", 
 def _time_of(clause: str) -> str:
     """The phrase of a clause saying when, cut before any verb of the clause; none when the
     verb is inside the phrase ("after the face-down monster has been flipped": the phrase
-    cut there says nothing, and the passage's moment answers instead)."""
-    phrase = lexicon().time_phrase(clause)
-    every = phrase.split()
-    words = every[:_TIME_WORDS]
-    for i, word in enumerate(words[1:], start=1):
+    cut there says nothing, and the passage's moment answers instead), or when it runs on
+    longer than a phrase saying when."""
+    every = lexicon().time_phrase(clause).split()
+    if len(every) > _TIME_WORDS:
+        return ""
+    for i, word in enumerate(every[1:], start=1):
         if lexicon().modality(word) or lexicon().actions(word) or word.lower() in ("will", "is"):
-            if word.lower() in _AUXILIARIES or words[i - 1].lower() in _AUXILIARIES:
+            if word.lower() in _AUXILIARIES or every[i - 1].lower() in _AUXILIARIES:
                 return ""
-            return " ".join(words[:i]).rstrip(" ,.")
-    if len(every) > _TIME_WORDS and not every[_TIME_WORDS - 1].endswith((",", ".")):
-        return ""  # cut by its length inside what it says
-    return " ".join(words).rstrip(" ,.")
+            return " ".join(every[:i]).rstrip(" ,.")
+    return " ".join(every).rstrip(" ,.")
 
 
 def _answer(
@@ -75,7 +75,9 @@ def _answer(
             continue  # "it is flipped face-up at this time" does not say its Flip Effect activates
         if not cards and not statement.answering(clause, around, required):
             continue
-        time = _time_of(clause)
+        # What the rule says happens says when it happens; its condition says when that holds
+        # ("gained an additional turn after their current one, that turn begins as soon as ...").
+        time = _time_of(fact["outcome"] if lexicon().time_phrase(fact["outcome"]) else clause)
         if fact["limits"] and (time or fact["condition"]):
             continue  # an exception may bound the time the clause says, not its rule's moment
         if time and _question_share(time, u.text) < 1:  # the question's own "until end of turn"
