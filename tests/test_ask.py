@@ -795,3 +795,15 @@ def test_when_is_read_from_what_the_rule_says_happens_in_the_version_named(
     answer = ask(conn, "FoW CR 7.0: I got an extra turn, when does it begin?")["answer"]
     assert answer["verdict"].startswith("as soon as the end phase")
     assert {b["rule"] for b in answer["because"]} == {"fow-cr-7.0:1025.1"}
+
+
+def test_what_happens_by_a_vietnamese_ruling_is_said_in_its_english_gloss(
+    conn: sqlite3.Connection,
+) -> None:
+    """The Damage Step article's rulings are Vietnamese: the outcome a judge reads first is
+    the sentence of the curated English gloss, while the fact cited stays the Vietnamese
+    rule (and its quote is shown with the gloss)."""
+    answer = ask(conn, "Giant Kozaky lật lên và sống sót sau trận chiến thì chuyện gì xảy ra?")
+    verdict = answer["answer"]
+    assert "destroyed by its own effect" in verdict["verdict"]
+    assert all(b["source"]["lang"] == "vi" for b in verdict["because"])

@@ -25,7 +25,7 @@ from . import passages, statement, words
 from .asked import Asked, lexicon
 from .common import Verdict, because, threshold
 from .named import stems
-from .outcome import plain
+from .outcome import in_english, plain
 
 # What a clause may say of the thing asked for it to tell what happens.
 _STATES = ("does", "does-not", "must", "cannot")
@@ -38,7 +38,8 @@ def _answer(conn: sqlite3.Connection, p: dict[str, Any], required: list[set[str]
     said = " ".join(dict.fromkeys(f["quote"] for f in facts))
     around = stems(" ".join([*statement.context(conn, p), said]))
     fitting = []
-    for fact in facts:
+    # The English (a gloss's, or the rule's own) first: the verdict is read in English.
+    for fact in sorted(facts, key=lambda f: f["lang"] != "en"):
         if fact["modality"] not in _STATES or fact["limits"] or not fact["outcome"].strip():
             continue
         clause = f"{fact['condition']} {fact['outcome']}"
@@ -115,7 +116,7 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
     outcomes = {fold(_outcome(f)) for f in found[:2]}
     if len(outcomes) != 1:
         return None
-    fact = found[0]
+    fact = in_english(conn, found[0])
     outcome = _outcome(fact)
     if fact["next"]:
         outcome = f"{outcome}; {fact['next'][:1].lower()}{fact['next'][1:].rstrip(' .')}"

@@ -19,8 +19,9 @@ from ingest.text import fold, stem, words
 
 from ... import datafiles
 from ...db import run
+from ..answers.common import quote_gloss
 from ..question import Understood, stopwords
-from .asked import Asked
+from .asked import Asked, lexicon
 from .common import Verdict, because, threshold
 
 
@@ -40,6 +41,21 @@ def plain(outcome: str) -> str:
     """The outcome as a verdict on its own: without the words that tie it to the sentence
     before ("You also win": "You win")."""
     return _referring().sub("", outcome).strip() or outcome
+
+
+def in_english(conn: sqlite3.Connection, fact: dict[str, Any]) -> dict[str, Any]:
+    """The deciding clause read in its rule's curated English gloss, when it is in another
+    language and the gloss has its sentence (a Vietnamese ruling's outcome is said in the
+    English a judge is shown beside it); the fact cited stays the rule's own."""
+    gloss = quote_gloss(conn, fact["rule"], fact["quote"], fact["lang"])
+    parts = lexicon().split_condition(gloss["text"]) if gloss else None
+    if not parts:
+        return fact
+    english = {**fact, "quote": gloss["text"], "condition": parts[0], "outcome": parts[1]}
+    if fact.get("next"):
+        following = quote_gloss(conn, fact["rule"], fact["next"], fact["lang"])
+        english["next"] = following["text"] if following else ""
+    return english
 
 
 def what_happens(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
@@ -63,7 +79,7 @@ def what_happens(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdi
     outcomes = {fold(f["outcome"]).strip(" .") for f in top}
     if len(outcomes) != 1:
         return None
-    fact = top[0]
+    fact = in_english(conn, top[0])
     outcome = fact["outcome"].rstrip(" .")
     return Verdict(
         plain(outcome),

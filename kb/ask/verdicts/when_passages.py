@@ -36,17 +36,16 @@ _AUXILIARIES = {"has", "have", "had", "been", "be", "was", "were", "is", "are", 
 
 
 def _time_of(clause: str) -> str:
-    """The phrase of a clause saying when, cut before any verb of the clause; none when the
-    verb is inside the phrase ("after the face-down monster has been flipped": the phrase
-    cut there says nothing, and the passage's moment answers instead), or when it runs on
-    longer than a phrase saying when."""
+    """The phrase of a clause saying when, cut before any verb of the clause but its own
+    ("after battle damage is inflicted": whole); none when it runs on longer than a phrase
+    saying when."""
     every = lexicon().time_phrase(clause).split()
     if len(every) > _TIME_WORDS:
         return ""
     for i, word in enumerate(every[1:], start=1):
         if lexicon().modality(word) or lexicon().actions(word) or word.lower() in ("will", "is"):
             if word.lower() in _AUXILIARIES or every[i - 1].lower() in _AUXILIARIES:
-                return ""
+                break  # a verb of the phrase itself: "after battle damage is inflicted"
             return " ".join(every[:i]).rstrip(" ,.")
     return " ".join(every).rstrip(" ,.")
 
