@@ -807,3 +807,10 @@ def test_what_happens_by_a_vietnamese_ruling_is_said_in_its_english_gloss(
     verdict = answer["answer"]
     assert "destroyed by its own effect" in verdict["verdict"]
     assert all(b["source"]["lang"] == "vi" for b in verdict["because"])
+
+
+def test_a_vietnamese_personal_pronoun_is_no_subject_of_a_rule(conn: sqlite3.Connection) -> None:
+    """"Bạn không thể vào Giai đoạn Chiến đấu nếu bạn là người đi lượt đầu tiên": "bạn" (you)
+    is whom the rule addresses, as "you" is in English; the question need not say it."""
+    answer = ask(conn, "Người đi lượt đầu tiên có thể vào Giai đoạn Chiến đấu không?")["answer"]
+    assert answer["verdict"] == "no"
