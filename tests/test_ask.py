@@ -810,7 +810,7 @@ def test_what_happens_by_a_vietnamese_ruling_is_said_in_its_english_gloss(
 
 
 def test_a_vietnamese_personal_pronoun_is_no_subject_of_a_rule(conn: sqlite3.Connection) -> None:
-    """"Bạn không thể vào Giai đoạn Chiến đấu nếu bạn là người đi lượt đầu tiên": "bạn" (you)
+    """ "Bạn không thể vào Giai đoạn Chiến đấu nếu bạn là người đi lượt đầu tiên": "bạn" (you)
     is whom the rule addresses, as "you" is in English; the question need not say it."""
     answer = ask(conn, "Người đi lượt đầu tiên có thể vào Giai đoạn Chiến đấu không?")["answer"]
     assert answer["verdict"] == "no"

@@ -44,3 +44,24 @@ def test_pass(conn: sqlite3.Connection, pass_name: str, case: Case) -> None:
         conn, case.input, load_vocabulary(conn), game=case.options.get("game", ""), until=pass_name
     )
     assert summary(ctx.result, WRITES[pass_name]) == case.expected
+
+
+def test_cue_phrases_are_found_as_a_regular_expression_would_find_them() -> None:
+    """kb ask finds cue phrases without compiling a pattern per list (a process per question):
+    whole words only, CJK anywhere, the leftmost first and of two there the longest, a
+    search bounded by ``pos`` and ``endpos`` as ``re.Pattern.search`` bounds it."""
+    from kb.ask.question import cue_pattern
+
+    cues = cue_pattern(("how many", "many", "max", "几张", "最多"))
+    assert [m.group() for m in cues.finditer("how many cards max? maximum 最多几张")] == [
+        "how many",
+        "max",
+        "最多",
+        "几张",
+    ]
+    assert cues.search("maximum") is None  # "max" is no whole word of "maximum"
+    assert cues.search("so many") is not None and cues.search("so many").span() == (3, 7)
+    # A word character before pos counts; none after endpos does.
+    assert cues.search("xmax", 1) is None
+    assert cues.search("maxim", 0, 3).span() == (0, 3)
+    assert cue_pattern(()).search("anything") is None
