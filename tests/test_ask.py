@@ -814,3 +814,14 @@ def test_a_vietnamese_personal_pronoun_is_no_subject_of_a_rule(conn: sqlite3.Con
     is whom the rule addresses, as "you" is in English; the question need not say it."""
     answer = ask(conn, "Người đi lượt đầu tiên có thể vào Giai đoạn Chiến đấu không?")["answer"]
     assert answer["verdict"] == "no"
+
+
+def test_when_it_may_be_done_is_told_by_what_allows_it(conn: sqlite3.Connection) -> None:
+    """ "When is a player allowed to put a card face down into the standby area" asks when it
+    may be done: "may ... if it is main timing" tells it; "puts the card face down immediately
+    when they perform the action" (what happens once it is done) does not compete with it."""
+    question = (
+        "FoW 8.01: when is a player allowed to put a card from hand face down "
+        "into the standby area?"
+    )
+    assert ask(conn, question)["answer"]["verdict"] == "when it is main timing"

@@ -26,8 +26,10 @@ from .asked import Asked, lexicon
 from .common import Verdict, because, moment_name, threshold
 from .named import stems
 
-# What a clause may say of the thing asked for it to tell when the thing happens.
+# What a clause may say of the thing asked for it to tell when the thing happens; asked when
+# it may be done ("when am I allowed to ..."), only what allows it tells.
 _HAPPENS = ("can", "must", "does", "only")
+_ALLOWS = ("can", "only")
 # A phrase saying when, read whole to its clause's comma or end, is at most this many words
 # ("as soon as the end phase of their current turn finishes completely").
 _TIME_WORDS = 12
@@ -56,9 +58,11 @@ def _answer(
     u: Understood,
     required: list[set[str]],
     action: str,
+    modality: str = "",
 ) -> tuple[str, dict[str, Any]] | None:
     """(when, the deciding fact) from one passage, or None. ``action``: what the question
-    asks is done ("activate"), which the clause must say is done."""
+    asks is done ("activate"), which the clause must say is done; ``modality``: the
+    question's ("can": when it may be done)."""
     cards = {c["id"] for c in u.cards}
     if cards and not cards <= set((p.get("card_ids") or "").split()):
         return None
@@ -68,7 +72,7 @@ def _answer(
     # The English (a gloss's, or the rule's own) first: the verdict is read in English.
     for fact in sorted(facts, key=lambda f: f["lang"] != "en"):
         clause = f"{fact['condition']} {fact['outcome']}"
-        if fact["modality"] not in _HAPPENS:
+        if fact["modality"] not in (_ALLOWS if modality == "can" else _HAPPENS):
             continue
         if action and action not in fact["action"].split():
             continue  # "it is flipped face-up at this time" does not say its Flip Effect activates
@@ -137,7 +141,9 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
     if len(required) < 2 and not u.cards:
         return None
     answers = [
-        a for p in passages.best(u, asked) if (a := _answer(conn, p, u, required, asked.action))
+        a
+        for p in passages.best(u, asked)
+        if (a := _answer(conn, p, u, required, asked.action, asked.modality))
     ]
     if not answers:
         return None
