@@ -47,7 +47,11 @@ class Group:
         found = passage.found.get(memo)
         if found is None:
             loose = not self.concept
-            found = [s for keys, level in self.keys for s in passage.find(keys, level, loose=loose)]
+            found = [
+                s
+                for keys, level in self._held(passage)
+                for s in passage.find(keys, level, loose=loose)
+            ]
             if len(passage.found) >= 256:  # a long-running server asks many questions
                 passage.found.clear()
             passage.found[memo] = found
@@ -56,7 +60,16 @@ class Group:
     def found_in(self, passage: Passage) -> bool:
         """One of its forms is in the passage (stops at the first)."""
         loose = not self.concept
-        return any(passage.find(keys, level, loose=loose, first=True) for keys, level in self.keys)
+        return any(
+            passage.find(keys, level, loose=loose, first=True)
+            for keys, level in self._held(passage)
+        )
+
+    def _held(self, passage: Passage) -> list[tuple[tuple[str, ...], str]]:
+        """Its forms whose every word the passage holds: only those can stand in it (most of
+        a concept's many forms are not, and looking each up costs a call)."""
+        wheres = {level: passage.index(level) for level in {level for _, level in self.keys}}
+        return [(keys, level) for keys, level in self.keys if all(k in wheres[level] for k in keys)]
 
 
 def query_groups(q: QuestionForms) -> list[Group]:

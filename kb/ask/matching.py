@@ -60,7 +60,8 @@ class Passage:
         # Where each group of the question stands (kb.ask.groups): several features ask.
         self.found: dict[object, list[tuple[int, int]]] = {}
 
-    def _index(self, level: str) -> dict[str, list[int]]:
+    def index(self, level: str) -> dict[str, list[int]]:
+        """Each key of the passage's words at ``level`` with the positions it stands at."""
         if level not in self.where:
             key = _KEYS[level]
             self.keys[level] = [key(t) for t in self.tokens]
@@ -76,7 +77,7 @@ class Passage:
         """Where the keys (of ``level``) stand in this order: next to each other, or
         (``loose``) with up to LOOSE_GAP other words between two of them; with ``first``,
         only the first place."""
-        where = self._index(level)
+        where = self.index(level)
         if not keys or any(k not in where for k in keys):
             return []
         mine = self.keys[level]
