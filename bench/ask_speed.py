@@ -9,6 +9,11 @@ and their ratio. Done when the ratio is at most 3; the exit status says so.
     .venv/bin/python bench/make_big_corpus.py /tmp/big && \\
       .venv/bin/kb build --corpus /tmp/big --db /tmp/big.sqlite && \\
       .venv/bin/python bench/ask_speed.py --db /tmp/big.sqlite
+    .venv/bin/python bench/ask_speed.py --instructions  # also CPU instructions (valgrind)
+
+Wall-clock times on a shared machine move by tens of percent between runs; ``--instructions``
+also counts the instructions each process executes under valgrind's callgrind (the same count
+run after run, whatever else the machine does), to tell whether a change made kb ask cheaper.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -59,6 +65,31 @@ def timed(argv: list[str]) -> float:
     return elapsed
 
 
+def instructions(argv: list[str]) -> int:
+    """The instructions one process executes (valgrind's callgrind)."""
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv],
+        capture_output=True,
+        text=True,
+        env=ENV,
+    )
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if found is None:
+        raise RuntimeError(f"valgrind printed no count: {done.stderr.strip()[-300:]}")
+    return int(found.group(1))
+
+
+def count(db: Path) -> dict[str, float]:
+    """Instructions per process, summed over the questions, of kb ask and the bare query."""
+    ask = sum(instructions([str(BIN / "kb"), "ask", "--db", str(db), q]) for q in QUESTIONS)
+    bare = sum(instructions([sys.executable, "-c", BARE, str(db), _fts(q)]) for q in QUESTIONS)
+    return {"ask_instructions": ask / len(QUESTIONS), "bare_instructions": bare / len(QUESTIONS)}
+
+
+def _fts(question: str) -> str:
+    return " OR ".join(f'"{w}"' for w in question.replace('"', "").split())
+
+
 def measure(db: Path, rounds: int) -> dict[str, float]:
     ask: list[float] = []
     bare: list[float] = []
@@ -66,8 +97,7 @@ def measure(db: Path, rounds: int) -> dict[str, float]:
     timed([str(BIN / "kb"), "ask", "--db", str(db), QUESTIONS[0]])
     for _ in range(rounds):
         for q in QUESTIONS:
-            fts = " OR ".join(f'"{w}"' for w in q.replace('"', "").split())
-            bare.append(timed([sys.executable, "-c", BARE, str(db), fts]))
+            bare.append(timed([sys.executable, "-c", BARE, str(db), _fts(q)]))
             ask.append(timed([str(BIN / "kb"), "ask", "--db", str(db), q]))
     return {
         "ask_median_s": statistics.median(ask),
@@ -82,6 +112,9 @@ def main() -> int:
     parser.add_argument("--db", type=Path, help="database to query [build the bundled corpus]")
     parser.add_argument("--rounds", type=int, default=5, help="runs of every question [5]")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--instructions", action="store_true", help="also count instructions (valgrind)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db
@@ -109,6 +142,8 @@ def main() -> int:
             check=True,
         ).stdout.strip()
         figures = measure(db, args.rounds) | {"rules": int(rules), "db": str(db)}
+        if args.instructions:
+            figures |= count(db)
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
@@ -117,6 +152,9 @@ def main() -> int:
         print(f"kb ask         median {figures['ask_median_s'] * 1000:.0f} ms")
         print(f"bare FTS query median {figures['bare_median_s'] * 1000:.0f} ms")
         print(f"ratio          {figures['ratio']:.2f} (target <= {TARGET_RATIO:g})")
+        if args.instructions:
+            ask, bare = figures["ask_instructions"], figures["bare_instructions"]
+            print(f"instructions   kb ask {ask / 1e6:.0f} M, bare {bare / 1e6:.0f} M per process")
     return 0 if figures["ratio"] <= TARGET_RATIO else 1
 
 
