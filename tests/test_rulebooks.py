@@ -411,6 +411,24 @@ def test_a_rule_with_several_numbers_gives_each_to_its_own_clause(rb: sqlite3.Co
     assert answer is None or answer["verdict"] == "2", answer and answer["ruling"]
 
 
+def test_a_count_before_a_term_narrows_nothing(rb: sqlite3.Connection) -> None:
+    """ "a normal two-player game": a word before a count is no word narrowing the term after
+    it, so the passage need not say it ("Each player begins the game with 20 Altitude")."""
+    question = "Skyrealm: how much Altitude does a Captain begin with in a normal two-player game?"
+    assert ask(rb, question)["answer"]["verdict"] == "20"
+
+
+def test_when_answers_the_sentence_that_asks(rb: sqlite3.Connection) -> None:
+    """A situation set out before the question ("my Chart has an ability that triggers at
+    dawn") is not what is asked: "triggers at the start of the Unfurl step" says when it
+    triggers, not when it is put on the Updraft, which the clause must say itself."""
+    question = (
+        "Skyrealm: my Chart has an ability that triggers at dawn. When is it put on the Updraft?"
+    )
+    answer = ask(rb, question)["answer"]
+    assert answer is None or "unfurl" not in answer["verdict"], answer and answer["ruling"]
+
+
 @pytest.mark.parametrize(
     ("question", "game"),
     [

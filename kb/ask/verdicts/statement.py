@@ -189,7 +189,7 @@ def context(conn: sqlite3.Connection, passage: dict[str, Any]) -> list[str]:
     return [passage.get("title") or "", passage.get("section_path") or "", title, *names]
 
 
-def _asking_sentence(text: str) -> str:
+def asking_sentence(text: str) -> str:
     """The sentence that asks ("My ruler doesn't have [Grimoire]. Can I still bring an extra
     deck?": the second): a negation elsewhere supposes, it does not ask "can't I"."""
     sentences = [s for s in re.split(r"(?<=[.?!。？！])\s+", text.strip()) if s.strip()]
@@ -200,7 +200,7 @@ def _asking_sentence(text: str) -> str:
 def _asked_negation(text: str, lang: str) -> bool:
     """The question asks a negated thing ("can't I ..."): a negation in the condition it
     supposes ("can I ... if my ruler doesn't have Grimoire") asks nothing negated."""
-    sentence = _asking_sentence(text)
+    sentence = asking_sentence(text)
     parts = lexicon().split_condition(sentence)
     return bool(_negations(lang or "en").search(fold(parts[1] if parts else sentence)))
 

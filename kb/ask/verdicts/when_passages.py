@@ -20,6 +20,7 @@ from typing import Any
 from ingest.text import fold
 
 from ...db import first, run
+from ...vocabulary import load_vocabulary
 from ..question import Understood, stopwords
 from . import passages, statement, words
 from .asked import Asked, lexicon
@@ -33,6 +34,8 @@ _ALLOWS = ("can", "only")
 # A phrase saying when, read whole to its clause's comma or end, is at most this many words
 # ("as soon as the end phase of their current turn finishes completely").
 _TIME_WORDS = 12
+# A situation set out before the sentence that asks has at least this many words.
+_SITUATION_WORDS = 3
 # Words of a verb phrase: a time phrase cut beside one is cut inside its own clause.
 _AUXILIARIES = {"has", "have", "had", "been", "be", "was", "were", "is", "are", "đã", "được", "bị"}
 
@@ -59,10 +62,12 @@ def _answer(
     required: list[set[str]],
     action: str,
     modality: str = "",
+    asking: list[set[str]] | None = None,
 ) -> tuple[str, dict[str, Any]] | None:
     """(when, the deciding fact) from one passage, or None. ``action``: what the question
     asks is done ("activate"), which the clause must say is done; ``modality``: the
-    question's ("can": when it may be done)."""
+    question's ("can": when it may be done); ``asking``: the words of the sentence that asks,
+    after a situation set out before it, which the clause itself must hold."""
     cards = {c["id"] for c in u.cards}
     if cards and not cards <= set((p.get("card_ids") or "").split()):
         return None
@@ -78,6 +83,8 @@ def _answer(
             continue  # "it is flipped face-up at this time" does not say its Flip Effect activates
         if not cards and not statement.answering(clause, around, required):
             continue
+        if asking and not words.holds(stems(clause), asking):
+            continue  # "triggers at the start of the Unfurl step" says not when it is put on ...
         # What the rule says happens says when it happens; its condition says when that holds
         # ("gained an additional turn after their current one, that turn begins as soon as ...").
         time = _time_of(fact["outcome"] if lexicon().time_phrase(fact["outcome"]) else clause)
@@ -135,15 +142,36 @@ def _base(when: str) -> str:
     return re.split(r" \(|: |; |, sub-step", when)[0].strip().lower()
 
 
+def _asking_words(conn: sqlite3.Connection, u: Understood) -> list[set[str]]:
+    """The required words of the sentence that asks, when a situation is set out before it
+    ("My Chart has an ability that triggers at dawn. When does it get put on the Updraft?":
+    put, Updraft), but the moments it names (where to look, not what a clause must say);
+    none for a question of one sentence ("Yu-Gi-Oh! TCG: ..." and "b.e.s." are no
+    sentences)."""
+    folded = fold(u.text)
+    at = folded.rfind(fold(statement.asking_sentence(u.text)))
+    if at <= 0 or len(folded[:at].split()) < _SITUATION_WORDS:
+        return []
+    # A moment, or a term that names one ("the Damage Step")
+    names = {row["key"] for row in load_vocabulary(conn).timing}
+    moments = [
+        (t["start"], t["end"])
+        for t in [*u.timing, *u.terms]
+        if "start" in t and ("node" in t or folded[t["start"] : t["end"]] in names)
+    ]
+    return words.required_words(conn, u, apart=[(0, at), *moments])
+
+
 def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """When the thing asked happens, by the first passages that state it."""
     required = words.required_words(conn, u)
     if len(required) < 2 and not u.cards:
         return None
+    asking = _asking_words(conn, u)
     answers = [
         a
         for p in passages.best(u, asked)
-        if (a := _answer(conn, p, u, required, asked.action, asked.modality))
+        if (a := _answer(conn, p, u, required, asked.action, asked.modality, asking))
     ]
     if not answers:
         return None

@@ -149,9 +149,13 @@ def _narrowing_at(u: Understood, tokens: list[tuple[int, str]], skip: set[str]) 
     if u.lang != "en":
         return set()
     starts = {t["start"] for t in u.terms if "start" in t}
+
+    def plain(word: str) -> bool:  # no function word, nor a count ("normal two-player game")
+        return word not in skip and not word.isdigit() and word not in lexicon().number_words
+
     out: set[int] = set()
     for i, (start, word) in enumerate(tokens):
-        if word in skip or start in starts:
+        if not plain(word) or start in starts:
             continue
         for step in (1, 2):
             if i + step >= len(tokens):
@@ -160,7 +164,7 @@ def _narrowing_at(u: Understood, tokens: list[tuple[int, str]], skip: set[str]) 
             if nxt_start in starts:
                 out.add(start)
                 break
-            if nxt in skip:
+            if not plain(nxt):
                 break
     return out
 
