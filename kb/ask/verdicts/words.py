@@ -150,12 +150,12 @@ def _narrowing_at(u: Understood, tokens: list[tuple[int, str]], skip: set[str]) 
         return set()
     starts = {t["start"] for t in u.terms if "start" in t}
 
-    def plain(word: str) -> bool:  # no function word, nor a count ("normal two-player game")
+    def may_narrow(word: str) -> bool:  # no function word, nor a count ("normal two-player game")
         return word not in skip and not word.isdigit() and word not in lexicon().number_words
 
     out: set[int] = set()
     for i, (start, word) in enumerate(tokens):
-        if not plain(word) or start in starts:
+        if not may_narrow(word) or start in starts:
             continue
         for step in (1, 2):
             if i + step >= len(tokens):
@@ -164,7 +164,7 @@ def _narrowing_at(u: Understood, tokens: list[tuple[int, str]], skip: set[str]) 
             if nxt_start in starts:
                 out.add(start)
                 break
-            if not plain(nxt):
+            if not may_narrow(nxt):
                 break
     return out
 
