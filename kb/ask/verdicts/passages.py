@@ -65,5 +65,10 @@ def _of_edition(passage: dict[str, Any], u: Understood) -> bool:
     said = set(re.findall(r"\d{4}", named))
     if u.years and not said & {str(y) for y in u.years}:
         return False
-    versions = set(re.findall(r"\d+\.\d+", u.text))
+    versions = named_versions(u.text)
     return not (versions and passage.get("version") and passage["version"] not in versions)
+
+
+def named_versions(text: str) -> set[str]:
+    """The versions of a rulebook a question names ("CR 7.0", "8.01")."""
+    return set(re.findall(r"\d+\.\d+", text))

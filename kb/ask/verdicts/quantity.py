@@ -265,7 +265,7 @@ def _matching(conn: sqlite3.Connection, u: Understood, asked: Asked,
     if not top:
         return None
     facts = run(conn, "verdict_rule_quantities", ids=[p["id"] for p in top])
-    versions = re.findall(r"\d+\.\d+", u.text)
+    versions = passages.named_versions(u.text)
     if versions:
         facts = [f for f in facts if f["version"] in versions]
     facts = _newest(facts)
