@@ -93,10 +93,10 @@ def cpu(fn: Callable[[], Any]) -> float:
 
 
 def measure_queries(db: Path, sizes: list[int], lift_caps: bool) -> list[dict[str, Any]]:
-    from kb import datafiles
     from kb.ask import ask
-    from kb.db import connect
     from kb.search import search
+    from kb.store import datafiles
+    from kb.store.db import connect
 
     conn = connect(db)
     limits = datafiles.load("limits", conn)
@@ -220,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db
         if db is None:
-            from kb.build import build
+            from kb.store.build import build
 
             db = Path(tmp) / "kb.sqlite"
             build(CORPUS, db)

@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db
         if db is None:
-            from kb.build import build
+            from kb.store.build import build
 
             db = Path(tmp) / "kb.sqlite"
             started = time.perf_counter()

@@ -95,10 +95,10 @@ def main() -> int:
     )
     args = parser.parse_args()
     if not args.db.exists():
-        from kb.build import build
+        from kb.store.build import build
 
         build(REPO / "corpus", args.db)
-    from kb.db import connect
+    from kb.store.db import connect
 
     conn = connect(args.db)
     questions = load_questions(args.questions)

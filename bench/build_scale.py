@@ -121,7 +121,7 @@ SHAPES: dict[str, tuple[int, Callable[[int], tuple[str, str]]]] = {
 
 
 def build_once(name: str, text: str) -> float:
-    from kb.build import build
+    from kb.store.build import build
 
     with tempfile.TemporaryDirectory() as tmp:
         corpus = Path(tmp) / "corpus"

@@ -328,7 +328,8 @@ def p95(values: list[float]) -> float:
 
 
 def fuzz_web(db: Path, n: int) -> dict[str, Any]:
-    from kb.web.cluster import running_process
+    from cluster import running_process
+
     from kb.web.serve import free_port
 
     paths: list[str] = []
@@ -427,7 +428,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db
         if db is None:
-            from kb.build import build
+            from kb.store.build import build
 
             db = Path(tmp) / "kb.sqlite"
             build(REPO / "corpus", db)

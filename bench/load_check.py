@@ -207,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db
         if db is None:
-            from kb.build import build
+            from kb.store.build import build
 
             db = Path(tmp) / "kb.sqlite"
             build(REPO / "corpus", db)

@@ -1,6 +1,6 @@
 """Three ``kb serve --public`` replicas behind HAProxy on loopback, one killed mid-run.
 
-Starts the cluster of docs/deploy.md (kb.web.cluster; HAProxy from scripts/install-haproxy.sh),
+Starts the cluster of docs/deploy.md (bench/cluster.py; HAProxy from scripts/install-haproxy.sh),
 sends a bounded load (C clients, at most N requests, at most S seconds) over a mix of pages
 (rules pages, search, ask, Datasette's own table page), kills one replica with SIGKILL at
 the given second, and prints throughput and latency before and after the kill, with
@@ -36,7 +36,7 @@ PATHS = [
 
 
 def run(db: Path, args: argparse.Namespace) -> dict[str, Any]:
-    from kb.web.cluster import drive, running_cluster
+    from cluster import drive, running_cluster
 
     with running_cluster(db, replicas=args.replicas) as cluster:
         # Every replica's first pages and both its workers, as many clients as the run.
@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db
         if db is None:
-            from kb.build import build
+            from kb.store.build import build
 
             db = Path(tmp) / "kb.sqlite"
             build(REPO / "corpus", db)

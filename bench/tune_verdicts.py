@@ -82,11 +82,11 @@ def main() -> int:
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     if not args.db.exists():
-        from kb.build import build
+        from kb.store.build import build
 
         build(REPO / "corpus", args.db)
-    from kb import datafiles
-    from kb.db import connect
+    from kb.store import datafiles
+    from kb.store.db import connect
 
     conn = connect(args.db)
     for name in datafiles.ASK_FILES:

@@ -46,7 +46,7 @@ def _modality_reads(conn: Any, question: dict[str, Any], rules: list[str]) -> bo
     """Some clause of the deciding rules reads to the expected yes/no by modality."""
     from kb.ask.verdicts.asked import lexicon
     from kb.ask.verdicts.statement import READINGS
-    from kb.db import run
+    from kb.store.db import run
 
     asked = lexicon().modality(question["q"])
     facts = run(conn, "verdict_rule_statements", ids=rules)
@@ -81,7 +81,7 @@ def main() -> int:
     parser.add_argument("--db", type=Path, default=REPO / "kb.sqlite")
     parser.add_argument("--questions", type=Path, action="append")
     args = parser.parse_args()
-    from kb.db import connect
+    from kb.store.db import connect
 
     conn = connect(args.db)
     sets = args.questions or [REPO / "tests" / "fixtures" / name for name in DEFAULT_SETS]

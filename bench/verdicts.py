@@ -69,11 +69,11 @@ def main() -> int:
     parser.add_argument("--list", choices=["wrong", "abstained", "right"], action="append")
     args = parser.parse_args()
     if not args.db.exists():
-        from kb.build import build
+        from kb.store.build import build
 
         build(REPO / "corpus", args.db)
     from kb.ask import ask
-    from kb.db import connect
+    from kb.store.db import connect
 
     conn = connect(args.db)
     questions = tomllib.loads(args.questions.read_text(encoding="utf-8"))["questions"]

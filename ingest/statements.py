@@ -131,7 +131,7 @@ def _words(entry: dict[str, Any]) -> list[str]:
 
 class Lexicon:
     """data/statements.toml, compiled: the build reads it from the file (``load_lexicon``),
-    kb ask from the database's parsed copy (kb.datafiles)."""
+    kb ask from the database's parsed copy (kb.store.datafiles)."""
 
     def __init__(self, data: dict[str, Any]) -> None:
         # Patterns are compiled when first used: kb ask compiles them on every run, and most
@@ -424,7 +424,7 @@ class Lexicon:
 
 @cache
 def load_lexicon() -> Lexicon:
-    """The lexicon from data/statements.toml (the build's way; kb ask uses kb.datafiles)."""
+    """The lexicon from data/statements.toml (the build's way; kb ask uses kb.store.datafiles)."""
     import tomllib
     from importlib import resources
 

@@ -1,4 +1,4 @@
-"""Bounds on what one request may cost, from kb/data/limits.toml (read through kb.datafiles).
+"""Bounds on what one request may cost, from kb/data/limits.toml (read through kb.store.datafiles).
 
 Question and search text is normalised and capped here, at every entry point (the start of
 kb.ask.engine.ask and kb.search.search, and the web routes), before any other work: the
@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from ingest.text import words
 
-from . import datafiles
+from .store import datafiles
 
 KINDS = ("question", "search")
 # Characters that never belong in a question: C0/C1 controls, lone surrogates (undecodable

@@ -28,9 +28,9 @@ from typing import Any
 
 from ingest.text import CJK_RUN, fold, words
 
-from .db import run
+from .lexicon.phrasebook import MAX_RENDERINGS, named_phrases
 from .limits import cap
-from .phrasebook import MAX_RENDERINGS, named_phrases
+from .store.db import run
 
 # BM25 candidates fetched before re-ranking.
 CANDIDATES = 200

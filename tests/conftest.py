@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from kb.build import build
-from kb.db import connect
+from kb.store.build import build
+from kb.store.db import connect
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "corpus"

@@ -14,8 +14,8 @@ import pytest
 from ingest.align import align_corpus, align_pair
 from ingest.glossary import load_glossary
 from ingest.records import DocText, DocumentResult, DocumentSpec, RawText, Rule, Section
-from kb.db import KbError
-from kb.variantdiff import variant_diff
+from kb.lookups.variantdiff import variant_diff
+from kb.store.db import KbError
 
 GOLD = Path(__file__).parent / "fixtures" / "gold_alignment.toml"
 

@@ -19,8 +19,8 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
-from kb.build import build
 from kb.cli.commands import cli
+from kb.store.build import build
 from kb.web.serve import running_site
 
 sync_api = pytest.importorskip("playwright.sync_api")

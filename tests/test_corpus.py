@@ -6,7 +6,7 @@ import sqlite3
 import unicodedata
 from pathlib import Path
 
-from kb.build import build
+from kb.store.build import build
 
 
 def rows(conn: sqlite3.Connection, sql: str, *params: object) -> list[sqlite3.Row]:

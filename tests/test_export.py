@@ -11,7 +11,7 @@ from run_kb import run_kb
 from translate.storage import factory, tbx, tmx
 
 from ingest.glossary import load_glossary
-from kb.export import (
+from kb.lookups.export import (
     CHECK_COLUMNS,
     PREFERRED,
     export_checks_csv,

@@ -11,10 +11,10 @@ import pytest
 from run_kb import run_kb
 
 import queries
-from kb.cards import card_view, find_card
-from kb.db import run
-from kb.terms import terms
-from kb.timing import timing_tree
+from kb.lookups.cards import card_view, find_card
+from kb.lookups.terms import terms
+from kb.lookups.timing import timing_tree
+from kb.store.db import run
 
 
 def kb_json(db: Path, *args: str) -> object:
@@ -119,7 +119,7 @@ def test_fow_timing_links_basic_rules_and_comprehensive_rules(conn: sqlite3.Conn
 
 
 def test_vanguard_has_no_invented_timing(conn: sqlite3.Connection) -> None:
-    from kb.db import KbError
+    from kb.store.db import KbError
 
     with pytest.raises(KbError, match="describes no timing"):
         timing_tree(conn, "vanguard")

@@ -10,7 +10,7 @@ import pytest
 from ingest.errors import IngestError
 from ingest.manifest import load_manifest
 from ingest.pipeline import run_pipeline
-from kb.build import build
+from kb.store.build import build
 
 USER_DOC = """Force of Will quick reference
 Resonators and J-Ruler

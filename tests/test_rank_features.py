@@ -11,12 +11,12 @@ import pytest
 from fixture_files import Case, read_cases
 
 from kb.ask.features import FEATURES, Ranking
-from kb.ask.forms import question_forms
 from kb.ask.groups import query_groups
 from kb.ask.question import typed_spans
 from kb.ask.rank import weights
+from kb.ask.retrieve import forms_of
 from kb.ask.understand import understand
-from kb.vocabulary import load_vocabulary
+from kb.lexicon.vocabulary import load_vocabulary
 
 CASES = read_cases(Path(__file__).parent / "fixtures" / "ask" / "features.txt")
 ROW_DEFAULTS: dict[str, Any] = {
@@ -62,7 +62,7 @@ def test_feature(conn: sqlite3.Connection, case: Case) -> None:
     row = _row(case)
     ranking = Ranking(
         u=u,
-        groups=query_groups(question_forms(conn, u)),
+        groups=query_groups(forms_of(conn, u)),
         typed=typed_spans(u),
         fused={row["seq"]: float(case.options.get("rrf", "1")), 2: 1.0},
         near=set(case.options.get("near", "").split()),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kb.web.cluster import HAPROXY, drive, running_cluster
+from cluster import HAPROXY, drive, running_cluster
 
 PATHS = ["/", "/search?q=damage+step&all=1", "/ask?q=honest+vs+honest", "/card/honest", "/kb/rules"]
 

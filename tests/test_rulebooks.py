@@ -24,9 +24,9 @@ import pytest
 
 from ingest.layout import section_role
 from kb.ask import ask
-from kb.build import build
-from kb.db import connect
-from kb.history import rule_history
+from kb.lookups.history import rule_history
+from kb.store.build import build
+from kb.store.db import connect
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures" / "rulebooks"
@@ -231,7 +231,7 @@ def test_glossary_becomes_terms_of_the_game_with_the_rules_they_cite(
 
 
 def test_kb_terms_shows_a_rulebook_term_with_its_definition(rb: sqlite3.Connection) -> None:
-    from kb.terms import terms
+    from kb.lookups.terms import terms
 
     found = terms(rb, "Tide mark")
     assert found[0]["term"] == "tidecaller:tide-mark"
@@ -442,7 +442,7 @@ def test_a_word_of_one_game_that_another_uses_decides_nothing(
     rb: sqlite3.Connection, question: str, game: str | None
 ) -> None:
     from kb.ask.understand import understand
-    from kb.vocabulary import load_vocabulary
+    from kb.lexicon.vocabulary import load_vocabulary
 
     assert understand(rb, question, load_vocabulary(rb)).game == game
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 import pytest
 import sqlite_utils
 
-from kb.shapes import ROUNDED, ROW_ID, SPACE_JOINED, Added, record_table, row_number
 from kb.store.rows import create_tables, insert_records, insert_rows
+from kb.store.shapes import ROUNDED, ROW_ID, SPACE_JOINED, Added, record_table, row_number
 
 
 @dataclass(frozen=True)

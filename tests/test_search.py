@@ -12,7 +12,7 @@ import pytest
 from run_kb import run_kb
 
 from ingest.text import fold, has_diacritics, index_form
-from kb.fts import fts_query
+from kb.lexicon.fts import fts_query
 from kb.search import search
 
 

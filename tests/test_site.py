@@ -21,11 +21,11 @@ from datasette.utils import tilde_encode
 from datasette.views.base import DatasetteError
 
 import queries
-from kb.build import build
 from kb.cli.commands import cli
-from kb.compare import compare as compare_rows
-from kb.db import run
-from kb.variantdiff import variant_diff
+from kb.lookups.compare import compare as compare_rows
+from kb.lookups.variantdiff import variant_diff
+from kb.store.build import build
+from kb.store.db import run
 from kb.web.html import rule_html
 from kb.web.pages import ask as ask_pages
 from kb.web.pages import cards as card_pages

@@ -400,7 +400,7 @@ def test_no_default_page_exceeds_200_kb_compressed(site: Site, path: str) -> Non
 def test_a_rule_id_with_a_tilde_opens_its_rule(tmp_path: Path) -> None:
     """An unnumbered paragraph after a numbered rule gets the id ``<number>~2``: its URL, with
     the ~ as typed or as Datasette's escape, opens it."""
-    from kb.build import build
+    from kb.store.build import build
 
     corpus = tmp_path / "corpus"
     corpus.mkdir()

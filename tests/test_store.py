@@ -10,7 +10,7 @@ import pytest
 
 from ingest.pipeline import PipelineResult
 from ingest.records import DocText, DocumentResult, DocumentSpec, Game, RawText
-from kb.store import write_database
+from kb.store.write import write_database
 
 
 def _result(tmp_path: Path, game: str) -> PipelineResult:
@@ -51,7 +51,7 @@ def test_temp_files_of_dead_builds_are_removed_and_reported_and_live_ones_kept(
     import fcntl
     import os
 
-    from kb.store import prepare_target
+    from kb.store.write import prepare_target
 
     target = tmp_path / "kb.sqlite"
     dead = tmp_path / ".kb.sqlite.tmp-4000001"

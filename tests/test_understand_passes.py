@@ -13,7 +13,7 @@ from fixture_files import Case, read_cases
 from understand_summary import summary
 
 from kb.ask.understand import PASS_NAMES, PASSES, run_passes
-from kb.vocabulary import load_vocabulary
+from kb.lexicon.vocabulary import load_vocabulary
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ask" / "passes"
 WRITES = {name: fields for name, _, fields in PASSES}
@@ -50,7 +50,7 @@ def test_cue_phrases_are_found_as_a_regular_expression_would_find_them() -> None
     """kb ask finds cue phrases without compiling a pattern per list (a process per question):
     whole words only, CJK anywhere, the leftmost first and of two there the longest, a
     search bounded by ``pos`` and ``endpos`` as ``re.Pattern.search`` bounds it."""
-    from kb.ask.question import cue_pattern
+    from kb.lexicon.words import cue_pattern
 
     cues = cue_pattern(("how many", "many", "max", "几张", "最多"))
     assert [m.group() for m in cues.finditer("how many cards max? maximum 最多几张")] == [

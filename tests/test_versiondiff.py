@@ -13,8 +13,8 @@ from run_kb import run_kb
 from ingest.records import Change, DocText, DocumentResult, DocumentSpec, RawText, Rule
 from ingest.text import version_key
 from ingest.versiondiff import detail_diff, diff_rules, version_pairs
-from kb import history
-from kb.db import KbError
+from kb.lookups import history
+from kb.store.db import KbError
 
 OLD, NEW = "fow-cr-7.0", "fow-cr-8.01"
 # A numbered rule in the raw files: at a line start (after 8.01's depth underscores), or glued

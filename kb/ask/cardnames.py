@@ -1,5 +1,5 @@
 """Card names in a question: exact names and aliases first, then close misspellings, through
-the one card matcher (kb.cards) so ``kb ask`` and the card lookup agree on a name.
+the one card matcher (kb.lookups.cards) so ``kb ask`` and the card lookup agree on a name.
 
 A name never spans the "vs" of "X vs Y"; two close candidates are reported as ambiguous, never
 silently picked.
@@ -15,9 +15,9 @@ from typing import Any
 
 from ingest.text import name_key
 
-from ..cards import index_aliases, matching, rank_names
-from .phrases import Span, spans_free
-from .question import Token, stopwords
+from ..lexicon.phrases import Span, spans_free
+from ..lexicon.words import Token, stopwords
+from ..lookups.cards import index_aliases, matching, rank_names
 
 MAX_NGRAM = 7  # longest card name, in words
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from ingest.text import fold, words
 
-from ..db import run
+from ..store.db import run
 
 
 def _aligned(conn: sqlite3.Connection, ids: list[str]) -> dict[str, set[str]]:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from ..vocabulary import Vocabulary
-from .phrases import Span
-from .question import Token, Understood
+from ..lexicon.phrases import Span
+from ..lexicon.vocabulary import Vocabulary
+from ..lexicon.words import Token
+from .question import Understood
 
 
 class Context:

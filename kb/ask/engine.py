@@ -12,17 +12,16 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from .. import datafiles
-from ..db import first, run
+from ..lexicon.vocabulary import load_vocabulary
 from ..limits import cap
-from ..timing import node_path
-from ..vocabulary import load_vocabulary
+from ..lookups.timing import node_path
+from ..store import datafiles
+from ..store.db import first, run
 from .answers import compose
 from .answers.verdict import not_covered, verdict_answer
 from .collapse import collapse
-from .forms import question_forms
 from .rank import rank
-from .retrieve import gather
+from .retrieve import forms_of, gather
 from .understand import understand
 from .verdicts import decide
 
@@ -91,7 +90,7 @@ def ask(
         datafiles.load(name, conn)  # the database's parsed copy, if current
     vocab = load_vocabulary(conn)
     u = understand(conn, question, vocab, game=game)
-    forms = question_forms(conn, u, game)
+    forms = forms_of(conn, u, game)
     candidates = gather(conn, u, game or u.game or "", forms)
     rows = collapse(rank(conn, u, candidates, lang=lang, forms=forms), conn, lang or u.lang)
     recognised = bool(u.cards or u.timing or u.terms or u.expansions)
@@ -128,7 +127,7 @@ def ask_named_game(
     """ask() with ``game`` as a person types it (an id or an alias such as "ygo"), as both
     ``kb ask`` entry points take it; an unknown game raises KbError."""
     if game:
-        from ..timing import game_id
+        from ..lookups.timing import game_id
 
         game = game_id(conn, game)
     return ask(conn, question, game=game, lang=lang, limit=limit)

@@ -16,9 +16,9 @@ from typing import Any
 
 from ingest.text import fold, words
 
-from .forms import QuestionForms, group_frequency
-from .matching import PLURAL, STEM, Passage, Span, form_grams, form_keys
-from .question import query_data
+from ..lexicon.forms import QuestionForms, group_frequency
+from ..lexicon.matching import PLURAL, STEM, Passage, Span, form_grams, form_keys
+from ..lexicon.words import query_data
 
 
 class Group:

@@ -13,13 +13,13 @@ from functools import cache
 
 from ingest.text import CJK_RUN, find_whole_word, fold, words, writing_language
 
-from ..db import run
-from ..vocabulary import Vocabulary
+from ..lexicon.phrases import fuzzy_timing, match_phrases, spans_free
+from ..lexicon.vocabulary import Vocabulary
+from ..lexicon.words import query_data, stopwords, tokens, vs_words
+from ..store.db import run
 from .cardnames import CardFinder
 from .context import Context
 from .correct import correct
-from .phrases import fuzzy_timing, match_phrases, spans_free
-from .question import query_data, stopwords, tokens, vs_words
 
 
 @cache

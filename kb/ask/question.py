@@ -1,147 +1,14 @@
-"""What a question is made of: its tokens, what understanding found in it (``Understood``),
-and the everyday vocabulary of kb/data/query.toml that reading it relies on.
+"""What understanding found in a question (``Understood``) and the spans it typed for each
+name; the words themselves are read by kb.lexicon.words.
 
 On the ``kb ask`` path: standard library and ``ingest.text`` only.
 """
 
 from __future__ import annotations
 
-import re
-from functools import cache, lru_cache
 from typing import Any
 
-from ingest.text import CJK_RUN, fold, folded_words
-
-from .. import datafiles
-
-
-def query_data() -> dict[str, Any]:
-    """kb/data/query.toml (see kb.datafiles: ask() loads it from the database's copy)."""
-    return datafiles.load("query")
-
-
-@cache
-def stopwords() -> frozenset[str]:
-    return frozenset(fold(w) for ws in query_data()["stopwords"].values() for w in ws)
-
-
-@cache
-def vs_words() -> frozenset[str]:
-    return frozenset(fold(w) for w in query_data()["vs"])
-
-
-@cache
-def expansions() -> list[dict[str, Any]]:
-    """kb/data/query.toml [expand]: (folded key, English forms), longest key first."""
-    items = [
-        {"key": folded_words(k), "typed": k.lower(), "forms": v}
-        for k, v in query_data()["expand"].items()
-    ]
-    return sorted(items, key=lambda e: -len(e["key"]))
-
-
-class Token:
-    """A word of the question: as typed, folded, and where it stands."""
-
-    __slots__ = ("text", "key", "start", "end")
-
-    def __init__(self, text: str, key: str, start: int, end: int) -> None:
-        self.text, self.key, self.start, self.end = text, key, start, end
-
-
-_TOKEN = re.compile(r"[\w\-'’.]+|[^\s\w]")
-
-
-def tokens(text: str) -> list[Token]:
-    """The words of a question with their places (punctuation-only pieces dropped)."""
-    out = []
-    for m in _TOKEN.finditer(text):
-        raw = m.group().strip(".'’")
-        if raw and any(ch.isalnum() for ch in raw):
-            out.append(Token(raw, fold(raw), m.start(), m.end()))
-    return out
-
-
-def whole_word(phrase: str) -> re.Pattern[str]:
-    """A phrase as whole words; a CJK phrase anywhere (Chinese writes no spaces)."""
-    escaped = re.escape(phrase)
-    return re.compile(escaped if CJK_RUN.search(phrase) else rf"(?<!\w){escaped}(?!\w)")
-
-
-class CueMatch:
-    """Where a cue stands in a text: the few methods of a regular expression's match."""
-
-    __slots__ = ("_text", "_start", "_end")
-
-    def __init__(self, text: str, start: int, end: int) -> None:
-        self._text, self._start, self._end = text, start, end
-
-    def group(self) -> str:
-        return self._text[self._start : self._end]
-
-    def start(self) -> int:
-        return self._start
-
-    def end(self) -> int:
-        return self._end
-
-    def span(self) -> tuple[int, int]:
-        return self._start, self._end
-
-
-def _word_char(ch: str) -> bool:
-    return ch.isalnum() or ch == "_"
-
-
-class CuePattern:
-    """Cue phrases (folded) found as whole words, CJK ones anywhere, with the ``search`` and
-    ``finditer`` of a regular expression that alternates them longest first. Found with
-    ``str.find``, not compiled: kb ask is a process per question, and compiling one large
-    alternation per cue list cost it milliseconds on every run."""
-
-    def __init__(self, cues: tuple[str, ...]) -> None:
-        folded = sorted({fold(c) for c in cues if c.strip()}, key=lambda c: (-len(c), c))
-        cjk = [c for c in folded if CJK_RUN.search(c)]
-        # (cue, whole words only), in the order the alternation tries them
-        self.cues = [(c, False) for c in cjk] + [(c, True) for c in folded if c not in cjk]
-
-    def search(self, text: str, pos: int = 0, endpos: int | None = None) -> CueMatch | None:
-        """The leftmost cue (the first in order where several start there), as
-        ``re.Pattern.search``: a word character before ``pos`` counts, none after
-        ``endpos``."""
-        end = len(text) if endpos is None else min(endpos, len(text))
-        best: tuple[int, int] | None = None
-        for cue, whole in self.cues:
-            at = text.find(cue, pos, end)
-            while at >= 0 and (best is None or at < best[0]):
-                stop = at + len(cue)
-                if not whole or (
-                    not (at > 0 and _word_char(text[at - 1]))
-                    and not (stop < end and _word_char(text[stop]))
-                ):
-                    best = (at, stop)
-                    break
-                at = text.find(cue, at + 1, end)
-        return CueMatch(text, *best) if best else None
-
-    def finditer(self, text: str) -> list[CueMatch]:
-        """Every cue, left to right, none overlapping another."""
-        out, pos = [], 0
-        while (m := self.search(text, pos)) is not None:
-            out.append(m)
-            pos = m.end()
-        return out
-
-
-@lru_cache(maxsize=256)
-def cue_pattern(cues: tuple[str, ...]) -> CuePattern:
-    """The cue phrases of a list, found as whole words, CJK ones anywhere (CuePattern)."""
-    return CuePattern(cues)
-
-
-def has_cue(folded_query: str, cues: list[str]) -> bool:
-    """One of the cue phrases is in the question (folded), as whole words."""
-    return cue_pattern(tuple(cues)).search(folded_query) is not None
+from ingest.text import fold
 
 
 class Understood:
@@ -168,6 +35,13 @@ class Understood:
         # The moments a qualified moment was named by ("damage calc" of "after damage calc"):
         # passages about them are near what is asked, never what a verdict rests on.
         self.qualified_from: list[str] = []
+
+    def concepts(self) -> list[tuple[str, str]]:
+        """(kind, id) of every card, moment and term named, each once, in that order."""
+        wanted = [("card", c["id"]) for c in self.cards]
+        wanted += [("timing", n) for n in dict.fromkeys(t["node"] for t in self.timing)]
+        wanted += [("term", t) for t in dict.fromkeys(t["term"] for t in self.terms)]
+        return wanted
 
     def as_json(self) -> dict[str, Any]:
         return {

@@ -9,13 +9,13 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from .. import datafiles
-from ..db import column, run
+from ..lexicon.forms import QuestionForms
+from ..store import datafiles
+from ..store.db import column, run
 from .features import FEATURES, Ranking
-from .forms import QuestionForms, question_forms
 from .groups import query_groups
 from .question import Understood, typed_spans
-from .retrieve import Candidates
+from .retrieve import Candidates, forms_of
 
 # The reciprocal-rank constant: a passage at rank k of a list scores weight / (RRF_K + k).
 RRF_K = 20
@@ -60,7 +60,7 @@ def rank(
         return []
     ranking = Ranking(
         u=u,
-        groups=query_groups(forms or question_forms(conn, u)),
+        groups=query_groups(forms or forms_of(conn, u)),
         typed=typed_spans(u),
         fused=fused,
         near=neighbours(conn, {t["node"] for t in u.timing} | set(u.qualified_from)),

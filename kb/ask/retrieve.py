@@ -12,8 +12,14 @@ from __future__ import annotations
 
 import sqlite3
 
-from ..db import column, kb_match
-from .forms import QuestionForms, concept_group, group_frequency, question_forms, word_group
+from ..lexicon.forms import (
+    QuestionForms,
+    concept_group,
+    group_frequency,
+    question_forms,
+    word_group,
+)
+from ..store.db import column, kb_match
 from .question import Understood
 
 # How many candidates each list contributes.
@@ -111,11 +117,17 @@ def _structure_lists(conn: sqlite3.Connection, u: Understood) -> Candidates:
     return c
 
 
+def forms_of(conn: sqlite3.Connection, u: Understood, game: str = "") -> QuestionForms:
+    """What the understood question is searched by (kb.lexicon.forms), within ``game`` or the
+    game it names."""
+    return question_forms(conn, u.words, u.expansions, u.concepts(), game or u.game or "")
+
+
 def gather(
     conn: sqlite3.Connection, u: Understood, game: str, q: QuestionForms | None = None
 ) -> Candidates:
     """Every candidate list of the question (of one game, or of any when ``game`` is "")."""
-    c = _text_lists(conn, q or question_forms(conn, u), game)
+    c = _text_lists(conn, q or forms_of(conn, u), game)
     c.lists += _structure_lists(conn, u).lists
     if not any(seqs for _, seqs in c.lists):
         # Nothing recognised and no content word matched: the raw text, any word.

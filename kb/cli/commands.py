@@ -15,8 +15,8 @@ from typing import Any
 import click
 
 from ..ask.limits import MAX_ASK_LIMIT
-from ..db import ENV_DB, KbError, connect, default_db_path
 from ..limits import cap, limit_text, limits
+from ..store.db import ENV_DB, KbError, connect, default_db_path
 
 
 def _db_option(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -124,15 +124,15 @@ def build(
     """
     from ingest.errors import IngestError
 
-    from ..build import build as run_build
+    from ..store.build import build as run_build
     from . import render
 
     def progress(message: str) -> None:
         if not quiet:
             click.echo(f"  … {message}", err=True)
 
-    from ..paths import bundled_corpus
-    from ..store import prepare_target
+    from ..store.paths import bundled_corpus
+    from ..store.write import prepare_target
 
     target = db_path or default_db_path()
     try:
@@ -184,7 +184,7 @@ def stats(db_path: Path | None, as_json: bool) -> None:
 
     Example: kb stats --json
     """
-    from ..lookup import stats as get_stats
+    from ..lookups.rules import stats as get_stats
     from . import render
 
     with _open(db_path) as conn:
@@ -215,7 +215,7 @@ def show(rule_id: str, db_path: Path | None, as_json: bool) -> None:
     RULE_ID is a full id (fow-cr-8.01:103.4) or a rule number (103.4) to see it in every
     document that has it. Example: kb show 105.3a
     """
-    from ..lookup import show as show_rules
+    from ..lookups.rules import show as show_rules
     from . import render
 
     views = _fetch(db_path, show_rules, rule_id)
@@ -235,9 +235,9 @@ def search(
 
     Accents are optional: "buoc thiet hai" finds "Bước Thiệt hại". Example: kb search 闪电
     """
-    from ..lookup import check_language
+    from ..lookups.rules import check_language
+    from ..lookups.timing import game_id
     from ..search import search as run_search
-    from ..timing import game_id
     from . import render
 
     def find(conn: Any) -> tuple[list[dict[str, Any]], str | None]:
@@ -282,7 +282,7 @@ def ask(
     matches with confidence. Example: kb ask "honest vs honest"
     """
     from ..ask import ask_named_game as run_ask
-    from ..lookup import check_language
+    from ..lookups.rules import check_language
     from . import render
 
     def answer(conn: Any) -> dict[str, Any]:
@@ -304,7 +304,7 @@ def timing(game: str, ruleset: str, db_path: Path | None, as_json: bool) -> None
 
     GAME is an id or alias (yugioh, ygo, fow, vanguard). Example: kb timing yugioh --ruleset tcg
     """
-    from ..timing import timing_tree
+    from ..lookups.timing import timing_tree
     from . import render
 
     _emit(_fetch(db_path, timing_tree, game, ruleset), as_json, render.timing)
@@ -319,7 +319,7 @@ def card(name: str, game: str, db_path: Path | None, as_json: bool) -> None:
 
     Exact names and aliases win over fuzzy matches. Example: kb card honest
     """
-    from ..cards import card_view, find_card
+    from ..lookups.cards import card_view, find_card
     from . import render
 
     with _open(db_path) as conn:
@@ -356,7 +356,7 @@ def terms(term: str, db_path: Path | None, as_json: bool) -> None:
 
     TERM is a term id, English term or any rendering (cộng hưởng). Example: kb terms resonator
     """
-    from ..terms import terms as get_terms
+    from ..lookups.terms import terms as get_terms
     from . import render
 
     _emit(_fetch(db_path, get_terms, term), as_json, render.terms)
@@ -373,7 +373,7 @@ def compare(document: str, variants: str, db_path: Path | None, as_json: bool) -
 
     DOCUMENT is a document id or file name (fow-basic, 000). Example: kb compare 000
     """
-    from ..compare import compare as run_compare
+    from ..lookups.compare import compare as run_compare
     from . import render
 
     wanted = [v.strip() for v in variants.split(",") if v.strip() and v.strip() != "en"]
@@ -396,7 +396,7 @@ def variant_diff(
     """
     from dataclasses import asdict
 
-    from .. import variantdiff
+    from ..lookups import variantdiff
 
     diff = _fetch(db_path, variantdiff.variant_diff, rule_id, left, right)
     if as_json:
@@ -421,7 +421,7 @@ def export(what: str, out: Path | None, pair: str, db_path: Path | None) -> None
 
     Example: kb export tmx --pair en-vi --out fow-en-vi.tmx
     """
-    from .. import export as exporter
+    from ..lookups import export as exporter
 
     with _open(db_path) as conn:
         if what == "tmx":
@@ -455,7 +455,7 @@ def diff(old: str, new: str, kinds: tuple[str, ...], db_path: Path | None, as_js
 
     OLD and NEW are document ids or versions. Example: kb diff fow-cr-7.0 fow-cr-8.01
     """
-    from .. import history
+    from ..lookups import history
     from . import render
 
     def changes(conn: Any) -> dict[str, Any]:
@@ -484,7 +484,7 @@ def history(rule: str, game: str, db_path: Path | None, as_json: bool) -> None:
 
     RULE is a rule number (103.4) or id (fow-cr-7.0:314.1). Example: kb history 314.1
     """
-    from .. import history as hist
+    from ..lookups import history as hist
     from . import render
 
     _emit(_fetch(db_path, hist.rule_history, rule, game), as_json, render.rule_history)

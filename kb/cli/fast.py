@@ -95,8 +95,8 @@ def _ask(opts: dict[str, Any]) -> int | None:
     from pathlib import Path
 
     from ..ask import ask_named_game
-    from ..db import KbError, connect, default_db_path
-    from ..lookup import check_language, check_text
+    from ..lookups.rules import check_language, check_text
+    from ..store.db import KbError, connect, default_db_path
     from .render import ask_output
 
     try:

@@ -6,7 +6,7 @@ import textwrap
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..labels import authority
+from ..lookups.labels import authority
 
 WIDTH = 100
 

@@ -16,7 +16,7 @@ from ingest.pipeline import PipelineResult
 from ingest.records import DocumentResult, Rule
 from ingest.text import CJK_RUN, fold, index_form, words
 
-from .. import datafiles, schema
+from . import datafiles, schema
 from .rows import insert_records, insert_rows
 
 

@@ -1,7 +1,7 @@
 """Creating the tables and inserting rows, the same way for every table.
 
 A table that stores a record is written from the records themselves: its schema
-(``kb.schema``) says how one becomes a row. A table with no single record is written from
+(``kb.store.schema``) says how one becomes a row. A table with no single record is written from
 dicts, which must have exactly the declared columns: a key missing or misspelt here would
 otherwise become a NULL or an error far from its cause.
 """
@@ -13,7 +13,7 @@ from typing import Any
 
 import sqlite_utils
 
-from .. import schema
+from . import schema
 
 
 def create_tables(db: sqlite_utils.Database) -> None:

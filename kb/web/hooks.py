@@ -16,10 +16,10 @@ from datasette import hookimpl
 
 import queries
 
-from ..db import register_functions
-from ..labels import authority, language_name
+from ..lexicon.phrasebook import text_language
 from ..limits import limits
-from ..phrasebook import text_language
+from ..lookups.labels import authority, language_name
+from ..store.db import register_functions
 from . import delivery, routes
 from .asgi import public_wrapper
 from .html import quoted_lang, segments_html
@@ -115,7 +115,7 @@ def get_metadata(datasette: Datasette, key: str, database: str, table: str) -> d
 @hookimpl
 def prepare_jinja2_environment(env: Environment) -> None:
     """``segs|wdiff_html``: a word diff of page data as escaped HTML (kb.web.html);
-    ``text|text_lang``: the language a glossary rendering is written in (kb.phrasebook)."""
+    ``text|text_lang``: the language a glossary rendering is written in (kb.lexicon.phrasebook)."""
     env.filters["wdiff_html"] = segments_html
     env.filters["text_lang"] = text_language
     env.filters["quoted_lang"] = lambda text: quoted_lang(text, text_language)

@@ -22,8 +22,8 @@ from urllib.parse import urlencode
 
 from datasette.utils.asgi import NotFound, Request, Response
 
-from ..db import KbError
-from ..phrasebook import database_file
+from ..lexicon.phrasebook import database_file
+from ..store.db import KbError
 from .html import article_openings, card_names, rules_html
 from .offload import offload, text_arg
 from .pages import ask as ask_pages

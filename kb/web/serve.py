@@ -24,8 +24,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from ..db import KbError, connect
 from ..limits import limits
+from ..store.db import KbError, connect
 from .site_config import ConfigError, site_settings
 from .views import DB_NAME
 

@@ -6,7 +6,7 @@ import json
 from functools import cache
 from typing import Any
 
-from ..paths import site_dir
+from ..store.paths import site_dir
 
 
 class ConfigError(Exception):

@@ -18,8 +18,8 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from ..db import column, run
-from ..labels import authority, language_name
+from ..lookups.labels import authority, language_name
+from ..store.db import column, run
 
 
 def _q(part: str) -> str:
@@ -106,7 +106,7 @@ def compare_url(document: str = "", variants: Iterable[str] = ()) -> str:
 
 
 def variant_diff_url(document: str, rule_id: str, left: str = "", right: str = "") -> str:
-    """The word diff of two translations of one source rule (kb.variantdiff)."""
+    """The word diff of two translations of one source rule (kb.lookups.variantdiff)."""
     return _with_query(
         f"/compare/{_q(document)}/diff/{_q(rule_id)}", (("left", left), ("right", right))
     )

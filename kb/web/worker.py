@@ -23,7 +23,7 @@ import sys
 import time
 from typing import Any, BinaryIO
 
-from ..db import Connection, register_functions
+from ..store.db import Connection, register_functions
 from .frames import read_frame, write_frame
 from .sqlguard import guard
 

@@ -11,7 +11,7 @@ import sqlite3
 from functools import cache
 from typing import Any
 
-from ...db import column, run
+from ...store.db import column, run
 from ..question import Understood
 from .common import answer, lower_first, node, ruleset, ruling_data, source, window_nuances
 

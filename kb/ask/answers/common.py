@@ -9,15 +9,15 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from ... import datafiles
-from ...db import first, run
-from ...labels import authority, authority_noun, language_name
-from ...timing import node_path
+from ...lookups.labels import authority, authority_noun, language_name
+from ...lookups.timing import node_path
+from ...store import datafiles
+from ...store.db import first, run
 
 
 def ruling_data() -> dict[str, Any]:
     """ingest/data/rulings.toml: the build reads worked examples with it, answers their
-    wording (see kb.datafiles)."""
+    wording (see kb.store.datafiles)."""
     return datafiles.load("rulings")
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from ...db import run
+from ...store.db import run
 from ..question import Understood
 from .common import answer, lower_first, node, ruleset, source
 

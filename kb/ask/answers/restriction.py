@@ -12,8 +12,9 @@ from typing import Any
 
 from ingest.text import CJK_RUN, fold
 
-from ...db import run
-from ..question import Understood, query_data
+from ...lexicon.words import query_data
+from ...store.db import run
+from ..question import Understood
 from .common import answer, source
 
 

@@ -11,7 +11,7 @@ import re
 import sqlite3
 from typing import Any
 
-from ...db import run
+from ...store.db import run
 from ..question import Understood
 from .common import answer, lower_first, names, node, ruling_data, source, window_nuances
 

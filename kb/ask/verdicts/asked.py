@@ -18,11 +18,12 @@ from typing import Any
 from ingest.statements import Lexicon
 from ingest.text import CJK_RUN, fold, folded_words, stem
 
-from ... import datafiles
-from ...db import column, run
-from ...vocabulary import load_vocabulary
-from ..phrases import find_phrase
-from ..question import Understood, has_cue, query_data
+from ...lexicon.phrases import find_phrase
+from ...lexicon.vocabulary import load_vocabulary
+from ...lexicon.words import has_cue, query_data
+from ...store import datafiles
+from ...store.db import column, run
+from ..question import Understood
 from .named import Forms
 
 KINDS = ("how_many", "when", "which_first", "what_happens", "yesno")

@@ -15,8 +15,9 @@ import sqlite3
 
 from ingest.text import fold, folded_words
 
-from ...db import run
-from ..question import Understood, query_data, stopwords
+from ...lexicon.words import query_data, stopwords
+from ...store.db import run
+from ..question import Understood
 from . import NUMERIC
 from .asked import Asked, cue_words
 from .common import Verdict, because

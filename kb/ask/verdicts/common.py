@@ -7,8 +7,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from ... import datafiles
-from ...db import first
+from ...store import datafiles
+from ...store.db import first
 from ..answers.common import quote_gloss, source
 
 

@@ -18,9 +18,10 @@ from typing import Any
 
 from ingest.text import fold
 
-from ...db import run
+from ...lexicon.words import has_cue, query_data
+from ...store.db import run
 from ..answers.vs import ExampleReading, example_reading, player_name
-from ..question import Understood, has_cue, query_data
+from ..question import Understood
 from .asked import Asked
 from .common import Verdict, because
 

@@ -19,8 +19,9 @@ from typing import Any
 from ingest.text import fold, stem
 from ingest.text import words as text_words
 
-from ...db import run
-from ..question import Understood, cue_pattern, query_data, stopwords
+from ...lexicon.words import cue_pattern, query_data, stopwords
+from ...store.db import run
+from ..question import Understood
 from . import passages, statement, words
 from .asked import Asked, lexicon
 from .common import Verdict, because, threshold

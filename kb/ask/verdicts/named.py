@@ -12,8 +12,8 @@ import sqlite3
 
 from ingest.text import CJK_RUN, fold, stem, words
 
-from ...db import run
-from ...vocabulary import load_vocabulary
+from ...lexicon.vocabulary import load_vocabulary
+from ...store.db import run
 
 
 def stems(text: str) -> set[str]:

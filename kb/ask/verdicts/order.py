@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from ...db import run
+from ...store.db import run
 from ..question import Understood
 from .asked import Asked
 from .common import Verdict, because, moment_name

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from ...db import run
+from ...store.db import run
 from .asked import Asked
 from .common import threshold
 

@@ -17,10 +17,11 @@ from typing import Any
 
 from ingest.text import fold, stem, words
 
-from ... import datafiles
-from ...db import run
+from ...lexicon.words import stopwords
+from ...store import datafiles
+from ...store.db import run
 from ..answers.common import quote_gloss
-from ..question import Understood, stopwords
+from ..question import Understood
 from .asked import Asked, lexicon
 from .common import Verdict, because, threshold
 

@@ -11,7 +11,7 @@ import re
 import sqlite3
 from typing import Any
 
-from ...db import run
+from ...store.db import run
 from ..question import Understood
 from . import statement, words
 from .asked import Asked

@@ -18,8 +18,9 @@ from typing import Any
 
 from ingest.text import fold
 
-from ...db import column, first, run
-from ..question import Understood, query_data, stopwords
+from ...lexicon.words import query_data, stopwords
+from ...store.db import column, first, run
+from ..question import Understood
 from . import statement, words
 from .asked import Asked, cue_words, lexicon
 from .common import Verdict, at_moment, because, lower_first, moment_name, threshold

@@ -15,7 +15,7 @@ from typing import Any
 
 from ingest.text import fold
 
-from ...db import column, run
+from ...store.db import column, run
 from ..question import Understood
 from .asked import Asked
 from .common import Verdict, because

@@ -25,10 +25,11 @@ from typing import Any
 from ingest.sentences import split_sentences
 from ingest.text import fold, stem, words
 
-from ... import datafiles
-from ...db import first, run
-from ...vocabulary import load_vocabulary
-from ..question import Understood, query_data, stopwords
+from ...lexicon.vocabulary import load_vocabulary
+from ...lexicon.words import query_data, stopwords
+from ...store import datafiles
+from ...store.db import first, run
+from ..question import Understood
 from . import originals
 from .asked import Asked, lexicon, stated_numbers
 from .common import Verdict, because, threshold

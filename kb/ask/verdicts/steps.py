@@ -17,8 +17,9 @@ from typing import Any
 
 from ingest.text import fold
 
-from ...db import run
-from ..question import Understood, query_data
+from ...lexicon.words import query_data
+from ...store.db import run
+from ..question import Understood
 from .asked import Asked
 from .common import Verdict, because
 

@@ -19,9 +19,10 @@ from typing import Any
 
 from ingest.text import fold
 
-from ...db import first, run
-from ...vocabulary import load_vocabulary
-from ..question import Understood, stopwords
+from ...lexicon.vocabulary import load_vocabulary
+from ...lexicon.words import stopwords
+from ...store.db import first, run
+from ..question import Understood
 from . import passages, statement, words
 from .asked import Asked, lexicon
 from .common import Verdict, because, moment_name, threshold

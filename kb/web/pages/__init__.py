@@ -3,7 +3,7 @@
 One module per family of pages: ``rules`` (home, games, documents, sections, rules, search),
 ``cards``, ``timing``, ``ask``, ``compare`` (translations side by side) and ``history``
 (versions). A page function takes an open read-only connection (Datasette's, or
-``kb.db.connect``) and returns a dict, or None when the thing asked for does not exist (the
+``kb.store.db.connect``) and returns a dict, or None when the thing asked for does not exist (the
 route answers 404). There is no HTML here: the templates and ``kb.web.html`` produce it, so the
 dict a page function returns is also that page's JSON, and a test can check a page without a
 web server.

@@ -17,9 +17,9 @@ from typing import Any
 from ingest.text import has_diacritics
 
 from ...ask import ask as ask_question
-from ...db import first
-from ...labels import language_name
-from ...phrasebook import named_phrases, phrase_language
+from ...lexicon.phrasebook import named_phrases, phrase_language
+from ...lookups.labels import language_name
+from ...store.db import first
 from ..urls import (
     ask_url,
     card_search_url,

@@ -1,7 +1,7 @@
 """Card pages: ``/card/<card id>``, the card lookup ``/card?q=<name>``, and the card names in
 rule text that link to them.
 
-Built on kb.cards (``find_card``: an exact name or alias wins, close fuzzy candidates are
+Built on kb.lookups.cards (``find_card``: an exact name or alias wins, close fuzzy candidates are
 ambiguous, gibberish finds nothing; ``card_view``: aliases, data, restriction lists, rulings by
 timing window). This module adds the URLs and, for every rule a card page shows, its
 provenance, era and file:line. Re-exported by kb.pages.
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from ...cards import card_view, find_card
-from ...db import run
+from ...lookups.cards import card_view, find_card
+from ...store.db import run
 from ..urls import (
     card_search_url,
     card_url,

@@ -3,8 +3,8 @@
 row per source rule, with the translation checks) and ``/compare/<document>/diff/<rule id>``
 (the word diff of two translations of one rule).
 
-Built on kb.compare (rows aligned by the build, checks of translation quality) and
-kb.variantdiff (the word diff of two translations). A source rule translated by two sentences
+Built on kb.lookups.compare (rows aligned by the build, checks of translation quality) and
+kb.lookups.variantdiff (the word diff of two translations). A source rule translated by two sentences
 has both in its cell; a translation the aligner found no source for gets a row of its own with
 an empty source cell. Re-exported by kb.pages.
 """
@@ -17,11 +17,11 @@ from urllib.parse import quote
 
 from ingest import worddiff
 
-from ...compare import compare as compare_rows
-from ...compare import resolve_document
-from ...db import KbError, first, run
-from ...labels import authority
-from ...variantdiff import variant_diff as diff_variants
+from ...lookups.compare import compare as compare_rows
+from ...lookups.compare import resolve_document
+from ...lookups.labels import authority
+from ...lookups.variantdiff import variant_diff as diff_variants
+from ...store.db import KbError, first, run
 from ..urls import (
     anchor,
     cite,
@@ -284,7 +284,7 @@ def _translation(t: Any, rules: dict[str, dict[str, Any]]) -> dict[str, Any]:
 def variant_diff(
     conn: sqlite3.Connection, document: str, rule_id: str, left: str = "", right: str = ""
 ) -> dict[str, Any]:
-    """Two translations of source rule ``rule_id`` word by word (kb.variantdiff): what only
+    """Two translations of source rule ``rule_id`` word by word (kb.lookups.variantdiff): what only
     the left one says is deleted, what only the right one says is inserted.
 
     Raises KbError (the route answers 404 with its message) for a rule that is not a source

@@ -20,8 +20,8 @@ import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
-from ...db import run
-from ...labels import authority, language_name
+from ...lookups.labels import authority, language_name
+from ...store.db import run
 from ..urls import card_url, rule_url
 
 # Old versions followed at most this far (a rulebook with this many versions is not expected).

@@ -13,9 +13,9 @@ import json
 import sqlite3
 from typing import Any
 
-from ...db import first, run
-from ...labels import authority, language_name
+from ...lookups.labels import authority, language_name
 from ...search import search as ranked_search
+from ...store.db import first, run
 from ..urls import game_url, glossary_url, rule_url, search_url, section_url, term_url
 from .extras import notes_of, rule_extras
 
@@ -179,7 +179,7 @@ def term_links(conn: sqlite3.Connection, games: list[str]) -> dict[str, dict[str
     """Game -> {a term as the rules write it: its glossary page}, for linking terms in rule
     text. Only terms the glossary writes with a capital (Graveyard, Chase Area, Damage Step):
     the game's own words, not everyday ones a glossary also lists (card, turn, attack)."""
-    from ...vocabulary import load_vocabulary
+    from ...lexicon.vocabulary import load_vocabulary
 
     vocab = load_vocabulary(conn)
     out: dict[str, dict[str, str]] = {}

@@ -1,7 +1,7 @@
 """Versions of a rulebook: ``/diff`` (the compared pairs), ``/diff/<old>/<new>?kind=`` (what
 changed, filterable by kind) and ``/history/<rule id or number>`` (what each version says).
 
-Built on kb.history, which reads the ``rule_changes`` the build wrote: the counts are the same
+Built on kb.lookups.history, which reads the ``rule_changes`` the build wrote: the counts are the same
 as ``kb diff``'s, a moved rule links to its place in both versions, and a reworded one shows
 the full word diff. Re-exported by kb.pages.
 """
@@ -14,8 +14,7 @@ from urllib.parse import urlencode
 
 from ingest.worddiff import as_dicts
 
-from ...db import KbError, run
-from ...history import (
+from ...lookups.history import (
     KINDS,
     changes,
     compared_pairs,
@@ -24,14 +23,9 @@ from ...history import (
     summary,
     text_diff,
 )
-from ...labels import authority
-from ..urls import (
-    diff_url,
-    document_url,
-    history_url,
-    rule_sources,
-    unknown_rule,
-)
+from ...lookups.labels import authority
+from ...store.db import KbError, run
+from ..urls import diff_url, document_url, history_url, rule_sources, unknown_rule
 
 # What ``kb diff`` lists when no kind is asked for.
 DEFAULT_KINDS = tuple(k for k in KINDS if k != "unchanged")

@@ -9,13 +9,13 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from ...cards import find_card
-from ...db import column, first, run
-from ...labels import authority
-from ...lookup import rule_view
-from ...phrasebook import named_phrases
+from ...lexicon.phrasebook import named_phrases
+from ...lookups.cards import find_card
+from ...lookups.labels import authority
+from ...lookups.rules import rule_view
 from ...search import exact_rules, expansions
 from ...search import search as ranked_search
+from ...store.db import column, first, run
 from ..html import cited_numbers
 from ..urls import (
     anchor,

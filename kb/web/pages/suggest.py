@@ -11,9 +11,9 @@ from typing import Any
 
 from ingest.text import fold, words
 
-from ...db import run
+from ...lexicon.vocabulary import load_vocabulary
 from ...search import RULE_NUMBER
-from ...vocabulary import load_vocabulary
+from ...store.db import run
 from ..urls import card_url, rule_url, section_url, term_url
 
 LIMIT = 8

@@ -1,7 +1,7 @@
 """Timing charts: ``/timing`` (every game), ``/timing/<game>`` (its rulesets, or its only chart)
 and ``/timing/<game>/<ruleset>`` (the phase -> step -> sub-step chart of one ruleset).
 
-Built on kb.timing (``timing_tree``: nodes with their names in every language, the properties
+Built on kb.lookups.timing (``timing_tree``: nodes with their names in every language, the properties
 the rules state about each moment and the rules citing them; ``node_rules``). Each node's box
 on the chart has its id as anchor, so a card ruling or an answer can point at "During damage
 calculation" on the right chart. The rules of each moment are listed under the chart. A game
@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from ...db import KbError, first, run
-from ...timing import game_id, node_rules, timing_tree
+from ...lookups.timing import game_id, node_rules, timing_tree
+from ...store.db import KbError, first, run
 from ..urls import (
     anchor,
     game_url,

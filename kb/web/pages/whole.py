@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from ...db import first, run
+from ...store.db import first, run
 from ..urls import anchor, game_url, rule_url, section_url
 from .extras import notes_of, rule_extras
 from .rules import _document_info, machine_banner, superseded

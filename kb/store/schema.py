@@ -1,7 +1,7 @@
 """The database schema: tables, keys and indexes, declared once.
 
 A table that stores a pipeline record takes its columns from the record's dataclass
-(``kb.shapes.record_table``); only a column renamed, added or stored in another form is
+(``kb.store.shapes.record_table``); only a column renamed, added or stored in another form is
 spelled out here. Column order is the order Datasette shows. Every table has an explicit
 primary key; every reference is a declared foreign key, so Datasette links rows to rows.
 """

@@ -18,7 +18,7 @@ from typing import Any
 
 from .db import execute, first
 
-_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # Data files on the ask path, by name: path relative to the repository (package) root.
 ASK_FILES = {
     "query": os.path.join("kb", "data", "query.toml"),

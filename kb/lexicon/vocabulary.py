@@ -3,7 +3,7 @@ glossary terms, with their match keys already folded.
 
 ``kb build`` precomputes it into the ``meta`` table (folding hundreds of names on every
 question would cost more than the search itself); ``kb ask`` loads it from there. Standard
-library, ``ingest.text`` and ``kb.db`` only: the store writes it without importing the ask
+library, ``ingest.text`` and ``kb.store.db`` only: the store writes it without importing the ask
 engine.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 
 from ingest.text import CJK_RUN, cjk_bigrams, fold, name_key, words
 
-from .db import execute, first, run
+from ..store.db import execute, first, run
 
 
 class Vocabulary:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .serve import ServeError, free_port, wait_for
+from kb.web.serve import ServeError, free_port, wait_for
 
 HAPROXY = Path("/usr/sbin/haproxy")
 

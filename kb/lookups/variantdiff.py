@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from ingest import worddiff
 from ingest.worddiff import Segment
 
-from .db import KbError, first, run
+from ..store.db import KbError, first, run
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from .db import KbError, column, run
+from ..store.db import KbError, column, run
 
 
 def terms(conn: sqlite3.Connection, term: str = "") -> list[dict[str, Any]]:

@@ -10,7 +10,7 @@ from typing import Any
 from ingest.errors import IngestError
 from ingest.pipeline import run_pipeline
 
-from .store import Progress, prepare_target, write_database
+from .write import Progress, prepare_target, write_database
 
 
 def build(

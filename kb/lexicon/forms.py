@@ -14,8 +14,8 @@ from functools import cache
 
 from ingest.text import CJK_RUN, cjk_bigrams, fold, stem, words
 
-from ..db import column, run
-from .question import Understood, query_data, stopwords
+from ..store.db import column, run
+from .words import query_data, stopwords
 
 
 def _phrase(form: str) -> str:
@@ -50,17 +50,18 @@ def spelled(forms: list[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def word_forms(u: Understood) -> list[list[str]]:
-    """Per content word: the word, its expansions; and one entry per expanded phrase."""
+def word_forms(content: list[str], expansions: dict[str, list[str]]) -> list[list[str]]:
+    """Per content word (folded): the word, its expansions; and one entry per expanded
+    phrase (typed phrase -> English forms)."""
     out: list[list[str]] = []
     # A word of an expanded phrase ("out" of "deck out") is searched as part of the phrase.
-    in_phrases = {w for key in u.expansions if " " in key for w in key.split()}
-    for w in dict.fromkeys(u.words):  # a word typed twice ("one by one") weighs once
+    in_phrases = {w for key in expansions if " " in key for w in key.split()}
+    for w in dict.fromkeys(content):  # a word typed twice ("one by one") weighs once
         if (len(w) < 2 and not CJK_RUN.fullmatch(w)) or w in in_phrases:
             continue
-        out.append(spelled([w, *u.expansions.get(w, [])]))
-    for key, forms in u.expansions.items():
-        if " " in key or key not in u.words:
+        out.append(spelled([w, *expansions.get(w, [])]))
+    for key, forms in expansions.items():
+        if " " in key or key not in content:
             out.append(spelled([key, *forms]))
     return out
 
@@ -97,11 +98,11 @@ def concept_group(forms: list[str], *, prefix: bool = True) -> str:
     return "(" + " OR ".join(phrases) + ")" if phrases else ""
 
 
-def concept_forms(conn: sqlite3.Connection, u: Understood) -> list[tuple[str, list[str]]]:
-    """(concept, every form it is written in) for each recognised card, timing node and term."""
-    wanted = [("card", c["id"]) for c in u.cards]
-    wanted += [("timing", n) for n in dict.fromkeys(t["node"] for t in u.timing)]
-    wanted += [("term", t) for t in dict.fromkeys(t["term"] for t in u.terms)]
+def concept_forms(
+    conn: sqlite3.Connection, wanted: list[tuple[str, str]]
+) -> list[tuple[str, list[str]]]:
+    """(concept, every form it is written in) for each (kind, id) of a card, timing node or
+    term."""
     return [
         (f"{kind}:{ident}", column(conn, "ask_concept_forms", kind=kind, id=ident))
         for kind, ident in wanted
@@ -162,11 +163,18 @@ class QuestionForms:
         self.search_total = game_total or total
 
 
-def question_forms(conn: sqlite3.Connection, u: Understood, game: str = "") -> QuestionForms:
-    words_ = word_forms(u)
-    concepts = [(name, search_forms(forms)) for name, forms in concept_forms(conn, u) if forms]
+def question_forms(
+    conn: sqlite3.Connection,
+    content: list[str],
+    expansions: dict[str, list[str]],
+    wanted: list[tuple[str, str]],
+    game: str = "",
+) -> QuestionForms:
+    """Everything a text is searched by: its content words (folded) with their expansions,
+    and the (kind, id) concepts it names, with how rare each form is (within ``game``)."""
+    words_ = word_forms(content, expansions)
+    concepts = [(name, search_forms(forms)) for name, forms in concept_forms(conn, wanted) if forms]
     every = [f for forms in words_ for f in forms] + [f for _, fs in concepts for f in fs]
-    game = game or u.game or ""
     if not game:
         return QuestionForms(words_, concepts, frequencies(conn, every), rule_count(conn))
     return QuestionForms(

@@ -5,7 +5,7 @@ TMX and TBX are written with translate-toolkit (``translate.storage.tmx``, ``.tb
 library CAT tools and pofilter are built on, so the files open in OmegaT, Virtaal or Pootle
 and round-trip through translate-toolkit's own readers; nothing here writes XML by hand.
 
-Every function takes an open connection (``kb.db.connect``), writes ``path`` when given and
+Every function takes an open connection (``kb.store.db.connect``), writes ``path`` when given and
 returns the file's bytes either way.
 """
 
@@ -21,7 +21,7 @@ from translate.storage import tbx, tmx
 
 from ingest.glossary import Glossary, Rendering, load_glossary
 
-from .db import run
+from ..store.db import run
 
 # TMX <prop> types carrying where a unit comes from; TMX reserves types starting "x-" for tools.
 TMX_PROPS = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from .db import KbError, first, run
+from ..store.db import KbError, first, run
 
 
 def resolve_document(conn: sqlite3.Connection, ref: str) -> str:

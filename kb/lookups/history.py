@@ -1,7 +1,7 @@
 """Rule history across versions of a rulebook: what changed, and what each version says.
 
 Reads the ``rule_changes`` table the version-diff stage wrote (see ``ingest.versiondiff`` for
-what each kind means). Every function takes an open connection (``kb.db.connect``) and returns
+what each kind means). Every function takes an open connection (``kb.store.db.connect``) and returns
 plain dicts and lists: ``kb diff`` and the website format them, nothing here does.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 from ingest import worddiff
 from ingest.worddiff import Segment
 
-from .db import KbError, column, first, run
+from ..store.db import KbError, column, first, run
 
 __all__ = [
     "KINDS",

@@ -6,7 +6,7 @@ import json
 import sqlite3
 from typing import Any
 
-from .db import KbError, column, run
+from ..store.db import KbError, column, run
 
 
 def game_id(conn: sqlite3.Connection, name: str) -> str:

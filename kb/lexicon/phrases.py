@@ -16,7 +16,7 @@ from typing import Any
 from ingest.text import CJK_RUN, plural_key, stem, word_spans
 
 from .matching import PLURAL, STEM
-from .question import Token, stopwords
+from .words import Token, stopwords
 
 Span = tuple[int, int]
 # A timing name typed with a typo ("damge step") must score this much (rapidfuzz ratio).

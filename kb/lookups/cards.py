@@ -13,8 +13,8 @@ from typing import Any
 
 from ingest.text import name_key
 
-from . import datafiles
-from .db import run
+from ..store import datafiles
+from ..store.db import run
 
 
 def matching() -> dict[str, float]:

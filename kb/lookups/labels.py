@@ -2,12 +2,12 @@
 
 One place for the words a reader sees, shared by the CLI, composed answers and the website.
 On the ``kb ask`` path: standard library only (the parsed file comes from the database's copy
-when it is current, see kb.datafiles).
+when it is current, see kb.store.datafiles).
 """
 
 from __future__ import annotations
 
-from . import datafiles
+from ..store import datafiles
 
 
 def _labels() -> dict[str, dict[str, str]]:

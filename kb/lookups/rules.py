@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from .db import KbError, column, run
+from ..store.db import KbError, column, run
 
 
 def check_text(value: str, name: str) -> str:

@@ -1,0 +1,200 @@
+"""Write the knowledge base: one SQLite file, built in a temporary file and swapped in whole.
+
+A failed build leaves the previous database untouched: rows go to ``.<name>.tmp-<pid>`` next
+to the target (the same folder, so the rename is atomic), which is flushed to disk and
+replaces the target with ``os.replace`` only once it is complete. The build holds an
+exclusive ``flock`` on its temporary file while it writes, so a temporary file nobody holds
+is the leftover of a build that died (kill -9, power loss): ``prepare_target`` removes those
+at the next build and says so. It also checks, before the pipeline runs, that the target's
+folder exists (a build never creates folders) and can be written.
+Everything is inserted in a fixed order with explicit keys, and nothing time-dependent is
+stored, so the same corpus always gives the same database content.
+
+Each step below writes a few tables; ``kb.store.schema`` says what their rows hold.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import sqlite_utils
+
+from ingest.pipeline import PipelineResult
+
+from ..lexicon.vocabulary import store_vocabulary
+from . import corpus, datafiles, knowledge, links, schema
+from .db import KbError
+from .rows import create_tables
+
+Progress = Callable[[str], None]
+_Step = Callable[[sqlite_utils.Database, PipelineResult], None]
+
+# (progress message, the steps it covers), in the order they run: a row is written after
+# every row it refers to.
+STEPS: list[tuple[str, list[_Step]]] = [
+    ("write games, documents, sections", [corpus.write_meta, corpus.write_documents]),
+    (
+        "write rules and the full-text index",
+        [corpus.write_rules, corpus.write_search_vocab, corpus.write_common_words],
+    ),
+    ("write repairs and duplicates", [corpus.write_cleaning]),
+    ("write alignments, checks and version changes", [links.write_links]),
+    (
+        "write timing graph, cards, rulings, restriction lists, glossary",
+        [
+            knowledge.write_timing,
+            knowledge.write_cards,
+            knowledge.write_glossary,
+            knowledge.write_facts,
+        ],
+    ),
+]
+
+
+def _temp_files(db_path: Path) -> list[Path]:
+    return sorted(db_path.parent.glob(f".{db_path.name}.tmp-*"))
+
+
+def _try_lock(fd: int) -> bool:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def remove_stale_temp_files(db_path: Path) -> list[str]:
+    """Remove the temporary files of builds of ``db_path`` that died; one note for each.
+
+    A file whose ``flock`` is held belongs to a build that is still running and is kept."""
+    notes = []
+    for tmp in _temp_files(db_path):
+        try:
+            fd = os.open(tmp, os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            if not _try_lock(fd):
+                continue
+            size = os.fstat(fd).st_size
+            tmp.unlink(missing_ok=True)
+            notes.append(
+                f"removed {tmp.name} ({size / 1e6:.1f} MB), left by a build that did not finish"
+            )
+        finally:
+            os.close(fd)
+    return notes
+
+
+def prepare_target(db_path: Path) -> list[str]:
+    """Check that ``db_path`` can be written, before any work; remove stale temporary files.
+
+    Raises KbError naming the path and the cause; returns what was cleaned up."""
+    db_path = Path(os.path.abspath(db_path))
+    folder = db_path.parent
+    if db_path.is_dir():
+        raise KbError(f"{db_path}: is a folder, not a database file")
+    if not folder.is_dir():
+        raise KbError(
+            f"{db_path}: folder {folder} does not exist (kb build does not create folders)"
+        )
+    probe = folder / f".{db_path.name}.probe-{os.getpid()}"
+    try:
+        probe.touch(exist_ok=False)
+        probe.unlink()
+    except OSError as exc:
+        raise KbError(f"{db_path}: cannot write in {folder} ({exc.strerror or exc})") from None
+    return remove_stale_temp_files(db_path)
+
+
+@contextmanager
+def _locked_temp(db_path: Path) -> Iterator[tuple[Path, int]]:
+    """A new temporary file beside ``db_path``, held under an exclusive flock until the end."""
+    tmp = db_path.with_name(f".{db_path.name}.tmp-{os.getpid()}")
+    while True:
+        try:
+            fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            if not remove_stale_temp_files(db_path):
+                raise
+            continue
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        if os.fstat(fd).st_nlink:  # not removed as stale between its creation and the lock
+            break
+        os.close(fd)
+    try:
+        yield tmp, fd
+    finally:
+        os.close(fd)
+
+
+def _fsync_folder(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_database(
+    result: PipelineResult, db_path: Path, progress: Progress | None = None
+) -> dict[str, int]:
+    """Write ``result`` to ``db_path`` atomically; return row counts per table."""
+    say = progress or (lambda _msg: None)
+    db_path = Path(os.path.abspath(db_path))
+    prepare_target(db_path)
+    with _locked_temp(db_path) as (tmp, fd):
+        try:
+            counts = _write(result, tmp, say)
+            os.fsync(fd)  # the new file is on disk before its name replaces the old one
+            os.replace(tmp, db_path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+    _fsync_folder(db_path.parent)
+    return counts
+
+
+def _write(result: PipelineResult, path: Path, say: Progress) -> dict[str, int]:
+    conn = sqlite3.connect(path)
+    # Nothing to recover from a crash (the file is thrown away), so no journal and no syncs.
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("PRAGMA journal_mode = OFF")
+    conn.execute("PRAGMA synchronous = OFF")
+    db = sqlite_utils.Database(conn)
+    create_tables(db)
+    for message, steps in STEPS:
+        say(message)
+        for step in steps:
+            step(db, result)
+    _store_ask_data(conn)
+    corpus.write_warnings(db, result)
+    return _finish(conn)
+
+
+def _store_ask_data(conn: sqlite3.Connection) -> None:
+    """What ``kb ask`` would otherwise compute per question, precomputed into ``meta``."""
+    conn.row_factory = sqlite3.Row
+    store_vocabulary(conn)
+    datafiles.store(conn)
+    conn.row_factory = None
+
+
+def _finish(conn: sqlite3.Connection) -> dict[str, int]:
+    """Merge the full-text index, check every reference, count rows, compact; close."""
+    conn.execute("INSERT INTO rules_fts(rules_fts) VALUES ('optimize')")
+    conn.commit()
+    problems = conn.execute("PRAGMA foreign_key_check").fetchall()
+    if problems:
+        raise RuntimeError(f"foreign key check failed: {problems[:3]}")
+    counts = {
+        name: conn.execute(f"SELECT count(*) FROM [{name}]").fetchone()[0] for name in schema.TABLES
+    }
+    conn.execute("VACUUM")
+    conn.close()
+    return counts
