@@ -456,7 +456,7 @@ def _connected(windows: list[tuple[int, int]], m: int) -> list[tuple[int, int]]:
     previous one ends, so 1-0 and 0-1 moves can always get through (one very long source rule
     would otherwise move the diagonal past a whole window).
     """
-    out = []
+    out: list[tuple[int, int]] = []
     for i, (lo, hi) in enumerate(windows):
         start = 0 if i == 0 else min(lo, out[-1][1])
         end = m if i == len(windows) - 1 else hi
@@ -472,7 +472,8 @@ def _first_model(src: Sequence[Unit], tgt: Sequence[Unit]) -> _Model:
 
 def _refit(src: Sequence[Unit], tgt: Sequence[Unit], path: list[Bead]) -> _Model:
     """Length ratio, variance and shape priors re-estimated from a first alignment."""
-    pairs, shapes = [], Counter()
+    pairs: list[tuple[int, int]] = []
+    shapes: Counter[tuple[int, int]] = Counter()
     for bead in path:
         s = [u for u in src[bead.i0 : bead.i1] if not u.heading]
         t = [u for u in tgt[bead.j0 : bead.j1] if not u.heading]

@@ -137,6 +137,7 @@ def _check_keys(entry: dict[str, Any], schema: dict[str, Any], where: str) -> No
                 MANIFEST, f"{where}: field '{key}' must be {expected}, not {_type_name(value)}"
             )
         for i, item in enumerate(value if item_kind else ()):
+            assert item_kind is not None
             if not _is(item, item_kind):
                 raise IngestError(
                     MANIFEST,

@@ -86,12 +86,14 @@ def term_references(
         found: list[Reference] = []
         for rule in d.rules:
             seen: set[str] = {defined_by.get(rule.id, "")}
-            for term, start, end in finder.find(rule.text):
-                if term in seen:
+            for term_id, start, end in finder.find(rule.text):
+                if term_id in seen:
                     continue
-                seen.add(term)
+                seen.add(term_id)
                 found.append(
-                    Reference(rule.id, "term", rule.text[start:end], start, end, target_term=term)
+                    Reference(
+                        rule.id, "term", rule.text[start:end], start, end, target_term=term_id
+                    )
                 )
         out[d.doc.doc_id] = found
     return out

@@ -394,9 +394,9 @@ class _Segmenter:
             entry.line_end = line.no
             return True
         self.term = None
-        entry = split_entry(text)
-        if entry is not None:
-            self.add_term(entry[0], entry[1], line)
+        split = split_entry(text)
+        if split is not None:
+            self.add_term(split[0], split[1], line)
             return True
         if is_term_line(text):
             self.add_term(text, "", line)

@@ -344,10 +344,10 @@ class Lexicon:
             at = plain.find(marker, after)
             if at > 0:
                 return body[:at].strip(" ,"), body[at + len(marker) :].strip(" ,")
-        at = self._condition_comma(plain, after)
-        if at is None:
+        comma = self._condition_comma(plain, after)
+        if comma is None:
             return None
-        return body[:at].strip(" ,"), body[at + 1 :].strip(" ,")
+        return body[:comma].strip(" ,"), body[comma + 1 :].strip(" ,")
 
     def _condition_comma(self, plain: str, after: int) -> int | None:
         """Where the comma ending a condition stands (written with or without a space after

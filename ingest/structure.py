@@ -108,12 +108,12 @@ def alias_collisions(
         for form in (term.en, *(r.text for r in term.renderings)):
             names.setdefault(fold(form), set()).add(f"term of {term.game}")
     for game in games:
-        for alias in game.aliases:
-            key = " ".join(words(fold(alias)))
+        for name in game.aliases:
+            key = " ".join(words(fold(name)))
             others = sorted(x for x in names.get(key, set()) if not x.endswith(f" {game.id}"))
             if others:
                 yield (
-                    f"game {game.id}: alias {alias!r} is also a {' and a '.join(others)}; "
+                    f"game {game.id}: alias {name!r} is also a {' and a '.join(others)}; "
                     "a question naming it is not taken to be about "
                     f"{game.id}"
                 )

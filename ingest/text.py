@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import cache
+from typing import Any
 
 # ---- scripts -----------------------------------------------------------------------------
 _KANA_RANGE = "\u3040-\u30ff"
@@ -257,7 +258,7 @@ _STEMMABLE = re.compile(r"[a-z][a-z'’]{2,}")
 
 
 @cache
-def _english_stemmer():  # noqa: ANN202 - PyStemmer has no type hints
+def _english_stemmer() -> Any:  # PyStemmer has no type hints
     import Stemmer  # PyStemmer
 
     return Stemmer.Stemmer("english")

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 from ingest.text import CJK_RUN, fold, words
@@ -126,10 +127,15 @@ def _expanded_texts(text: str, found: list[dict[str, Any]]) -> list[str]:
     for f in found:
         pattern = re.compile(re.escape(f["typed"]), re.IGNORECASE)
         for rendering in f["as"]:
-            replaced = pattern.sub(lambda _, r=rendering: r, normal, count=1)
+            # A function, not a string: the rendering is literal text, not a template.
+            replaced = pattern.sub(_literal(rendering), normal, count=1)
             if replaced != normal and replaced not in out:
                 out.append(replaced)
     return out
+
+
+def _literal(text: str) -> Callable[[re.Match[str]], str]:
+    return lambda _: text
 
 
 def _older_same(conn: sqlite3.Connection, ids: list[str]) -> dict[str, list[dict[str, Any]]]:

@@ -5,7 +5,8 @@ ask the same SQL (a query only the code needs says ``-- publish: no`` and stays 
 A file starts with ``-- title:`` and ``-- description:`` comment lines;
 parameters are named (``:q``, ``:game``; a list is passed as JSON and read with
 ``json_each(coalesce(nullif(:ids, ''), '[]'))``); user search text goes through
-``kb_match(:q)``, a SQL function that turns it into a safe FTS5 expression (kb.store.db, with kb.lexicon.fts).
+``kb_match(:q)``, a SQL function that turns it into a safe FTS5 expression (kb.store.db,
+with kb.lexicon.fts).
 ``kb.store.db`` runs them (``run``, ``first``, ``column``, ``execute``). The few writes of
 ``kb build`` outside kb/store/ (``meta_store``) are queries too, never published.
 """

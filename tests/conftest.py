@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from kb import KnowledgeBase
 from kb.store.build import build
 from kb.store.db import connect
 
@@ -34,6 +35,13 @@ def conn(built_db: Path) -> Iterator[sqlite3.Connection]:
     connection = connect(built_db)
     yield connection
     connection.close()
+
+
+@pytest.fixture
+def kb(built_db: Path) -> Iterator[KnowledgeBase]:
+    """The bundled corpus's knowledge base, opened read-only through the front door."""
+    with KnowledgeBase.open(built_db) as knowledge_base:
+        yield knowledge_base
 
 
 @pytest.fixture

@@ -84,8 +84,8 @@ SQL_STATEMENT = re.compile(
 
 
 def test_sql_lives_in_queries() -> None:
-    """Every query is a named file of queries/ (run by kb.store.db), so the CLI, kb ask and Datasette
-    share it and none is built from values."""
+    """Every query is a named file of queries/ (run by kb.store.db), so the CLI, kb ask and
+    Datasette share it and none is built from values."""
     import ast
 
     found = []

@@ -21,6 +21,7 @@ from datasette.utils import tilde_encode
 from datasette.views.base import DatasetteError
 
 import queries
+from kb import KnowledgeBase
 from kb.cli.commands import cli
 from kb.lookups.compare import compare as compare_rows
 from kb.lookups.variantdiff import variant_diff
@@ -902,7 +903,7 @@ def test_page_queries_obey_the_sql_time_limit(built_db: Path) -> None:
 
     async def slow_page() -> Any:
         await ds.invoke_startup()
-        return await query(ds, lambda conn: conn.execute(endless).fetchall())
+        return await query(ds, lambda kb: kb.conn.execute(endless).fetchall())
 
     with pytest.raises(DatasetteError) as error:
         asyncio.run(slow_page())
@@ -960,34 +961,34 @@ def test_rule_html_escapes_and_links_only_known_things() -> None:
     assert 'href="/x?a=&quot;' in rule_html("101.1", numbers={"101.1": '/x?a="'})
 
 
-def test_page_functions_return_plain_data_without_html(conn: sqlite3.Connection) -> None:
+def test_page_functions_return_plain_data_without_html(kb: KnowledgeBase) -> None:
     """kb.pages is a library: plain dicts, JSON-serializable, no markup added."""
     for data in (
-        rule_pages.home(conn),
-        rule_pages.game(conn, "yugioh"),
-        rule_pages.document(conn, "ygo-damage-step"),
-        rule_pages.section(conn, "fow-cr-8.01", "105"),
-        rule_pages.rule(conn, "fow-cr-8.01:105.3a"),
-        rule_pages.search(conn, "damage step"),
-        card_pages.card(conn, "honest"),
-        card_pages.card_search(conn, "dd"),
-        timing_pages.timing(conn, "yugioh", "tcg"),
-        timing_pages.timing_index(conn),
-        ask_pages.ask(conn, "honest vs honest"),
-        compare_pages.compare(conn, "fow-basic"),
-        compare_pages.variant_diff(conn, "fow-basic", "fow-basic:objectives-of-the-game.1"),
-        history_pages.diff(conn, "fow-cr-7.0", "fow-cr-8.01"),
-        history_pages.history(conn, "314.1"),
+        rule_pages.home(kb),
+        rule_pages.game(kb, "yugioh"),
+        rule_pages.document(kb, "ygo-damage-step"),
+        rule_pages.section(kb, "fow-cr-8.01", "105"),
+        rule_pages.rule(kb, "fow-cr-8.01:105.3a"),
+        rule_pages.search(kb, "damage step"),
+        card_pages.card(kb, "honest"),
+        card_pages.card_search(kb, "dd"),
+        timing_pages.timing(kb, "yugioh", "tcg"),
+        timing_pages.timing_index(kb),
+        ask_pages.ask(kb, "honest vs honest"),
+        compare_pages.compare(kb, "fow-basic"),
+        compare_pages.variant_diff(kb, "fow-basic", "fow-basic:objectives-of-the-game.1"),
+        history_pages.diff(kb, "fow-cr-7.0", "fow-cr-8.01"),
+        history_pages.history(kb, "314.1"),
     ):
         text = json.dumps(data, ensure_ascii=False)
         assert "<p>" not in text and "<a " not in text
-    assert rule_pages.game(conn, "nope") is None
-    assert rule_pages.section(conn, "fow-cr-8.01", "nope") is None
-    assert rule_pages.rule(conn, "nope:1") is None
-    assert card_pages.card(conn, "nope") is None
-    assert timing_pages.timing(conn, "vanguard", "*") is None
-    assert compare_pages.compare(conn, "nope") is None
-    assert history_pages.history(conn, "nope") is None
+    assert rule_pages.game(kb, "nope") is None
+    assert rule_pages.section(kb, "fow-cr-8.01", "nope") is None
+    assert rule_pages.rule(kb, "nope:1") is None
+    assert card_pages.card(kb, "nope") is None
+    assert timing_pages.timing(kb, "vanguard", "*") is None
+    assert compare_pages.compare(kb, "nope") is None
+    assert history_pages.history(kb, "nope") is None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..glossary import Finder, Glossary, Rendering
 from ..records import (
@@ -120,7 +121,7 @@ def _ids(found: Iterable[tuple[int, int, str]]) -> str:
 
 
 # ---- permissions -------------------------------------------------------------------------------
-def _property_classes() -> dict[tuple[str, str], dict[str, object]]:
+def _property_classes() -> dict[tuple[str, str], dict[str, Any]]:
     return {(p["key"], p["value"]): p for p in timing_data()["properties"]}
 
 
@@ -141,14 +142,14 @@ def _from_properties(ctx: _Context, props: list[TimingProperty], rules: dict[str
             modality = "cannot" if p.key == "cannot_activate" else "can"
             if entry.get("exclusive"):
                 modality = "only"
-            for cls in entry.get("classes", []):  # type: ignore[union-attr]
+            for cls in entry.get("classes", []):
                 # The class of cards that say they activate at this very moment: what "when"
                 # questions are answered from.
                 source = "moment-class" if cls == "@moment" else "timing-property"
                 cls = activates.get(p.node, "") if cls == "@moment" else cls
                 if cls:
                     subject = "*" if cls == "*" else f"class:{cls}"
-                    condition = entry.get("conditions", {}).get(cls, "")  # type: ignore[union-attr]
+                    condition = entry.get("conditions", {}).get(cls, "")
                     ctx.add(rule, kind="permission", source=source, moment=p.node,
                             subject=subject, action="activate", modality=modality,
                             condition=condition, quote=p.display)  # fmt: skip
@@ -336,10 +337,10 @@ def _from_quantities(ctx: _Context, rule: Rule, section: str) -> None:
                     outcome=_clause_text(sentence, at), quote=sentence)  # fmt: skip
             continue
         for bound, value, at in numbers:
-            low = None if bound == "at_most" else value
-            high = None if bound == "at_least" else value
             ctx.add(rule, kind="quantity", source="sentence", modality=bound or "states",
-                    low=low, high=high, unit=_counted(sentence, found, at), concepts=ids,
+                    low=None if bound == "at_most" else value,
+                    high=None if bound == "at_least" else value,
+                    unit=_counted(sentence, found, at), concepts=ids,
                     subject=_about(fold(sentence), found, at),
                     outcome=_clause_text(sentence, at),
                     condition=_qualifier(sentence, at), quote=sentence)  # fmt: skip

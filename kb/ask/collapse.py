@@ -67,9 +67,9 @@ def collapse(
         if kept is not None:
             if seen.get(key) is kept and kept.get("superseded_by") and not row.get("superseded_by"):
                 # The current version's words stand where the older version's were ranked.
-                older = {k: v for k, v in kept.items() if k != "also"}
+                replaced = kept["id"]
                 kept.update({k: v for k, v in row.items() if k not in ("score", "features")})
-                kept["also"] = [older["id"], *kept.get("also", [])]
+                kept["also"] = [replaced, *kept.get("also", [])]
                 owner[row["id"]] = kept
                 continue
             kept.setdefault("also", []).append(row["id"])

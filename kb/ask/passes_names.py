@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import cache
+from typing import Any
 
 from ingest.text import CJK_RUN, find_whole_word, fold, words, writing_language
 
@@ -281,7 +282,7 @@ def qualified_moments(ctx: Context) -> None:
     """A moment typed with "before", "after", "start" or "end" next to it is the moment so
     qualified; one the knowledge base lacks leaves the question unresolved (no verdict)."""
     r = ctx.result
-    kept: list[dict[str, object]] = []
+    kept: list[dict[str, Any]] = []
     for t in r.timing:
         q = _qualifier_at(ctx.folded, t["start"], t["end"]) if "start" in t else None
         names = " ".join(e["key"] for e in ctx.vocab.timing if e["node"] == t["node"])
@@ -295,5 +296,7 @@ def qualified_moments(ctx: Context) -> None:
             kept.append(t)
         kept += [{**x, "start": t["start"], "end": t["end"]} for x in targets]
         r.qualified_from.append(t["node"])
-    seen: set[object] = set()
-    r.timing = [t for t in kept if not (t["node"] in seen or seen.add(t["node"]))]
+    first: dict[str, dict[str, Any]] = {}
+    for t in kept:  # each moment once, where it first stands
+        first.setdefault(t["node"], t)
+    r.timing = list(first.values())

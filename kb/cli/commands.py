@@ -8,15 +8,22 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from ..api import KbError, KnowledgeBase
 from ..ask.limits import MAX_ASK_LIMIT
 from ..limits import cap, limit_text, limits
-from ..store.db import ENV_DB, KbError, connect, default_db_path
+from ..store.db import ENV_DB, default_db_path
+
+if TYPE_CHECKING:
+    from ..types import AskResult, SearchHit
+
+T = TypeVar("T")
 
 
 def _db_option(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -66,20 +73,21 @@ def _print_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
-def _open(db_path: Path | None):  # noqa: ANN202 - sqlite3.Connection
+@contextmanager
+def _opened(db_path: Path | None) -> Iterator[KnowledgeBase]:
+    """The knowledge base (read-only); a KbError, opening it or inside the block, becomes the
+    one-line error."""
     try:
-        return connect(db_path or default_db_path())
+        with KnowledgeBase.open(db_path) as kb:
+            yield kb
     except KbError as exc:
         raise click.ClickException(str(exc)) from None
 
 
-def _fetch(db_path: Path | None, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """``fn(conn, *args, **kwargs)`` on the knowledge base; a KbError is the one-line error."""
-    with _open(db_path) as conn:
-        try:
-            return fn(conn, *args, **kwargs)
-        except KbError as exc:
-            raise click.ClickException(str(exc)) from None
+def _fetch(db_path: Path | None, fn: Callable[[KnowledgeBase], T]) -> T:
+    """``fn(kb)`` on the knowledge base; a KbError is the one-line error."""
+    with _opened(db_path) as kb:
+        return fn(kb)
 
 
 def _emit(data: Any, as_json: bool, text: Callable[[Any], str]) -> None:
@@ -124,7 +132,6 @@ def build(
     """
     from ingest.errors import IngestError
 
-    from ..store.build import build as run_build
     from . import render
 
     def progress(message: str) -> None:
@@ -140,7 +147,7 @@ def build(
         # note is out even if this build dies too.
         for note in prepare_target(target):
             click.echo(f"note: {note}", err=True)
-        summary = run_build(corpus or bundled_corpus(), target, progress, strict=strict)
+        summary = KnowledgeBase.build(corpus or bundled_corpus(), target, progress, strict=strict)
     except IngestError as exc:
         raise click.ClickException(f"{exc} (nothing written; {target} is unchanged)") from None
     except KbError as exc:
@@ -184,11 +191,9 @@ def stats(db_path: Path | None, as_json: bool) -> None:
 
     Example: kb stats --json
     """
-    from ..lookups.rules import stats as get_stats
     from . import render
 
-    with _open(db_path) as conn:
-        data = get_stats(conn)
+    data = _fetch(db_path, KnowledgeBase.stats)
     if as_json:
         _print_json(data)
         return
@@ -215,10 +220,9 @@ def show(rule_id: str, db_path: Path | None, as_json: bool) -> None:
     RULE_ID is a full id (fow-cr-8.01:103.4) or a rule number (103.4) to see it in every
     document that has it. Example: kb show 105.3a
     """
-    from ..lookups.rules import show as show_rules
     from . import render
 
-    views = _fetch(db_path, show_rules, rule_id)
+    views = _fetch(db_path, lambda kb: kb.rule(rule_id))
     _emit(views, as_json, lambda vs: "\n\n".join(render.rule(v) for v in vs))
 
 
@@ -235,18 +239,12 @@ def search(
 
     Accents are optional: "buoc thiet hai" finds "Bước Thiệt hại". Example: kb search 闪电
     """
-    from ..lookups.rules import check_language
-    from ..lookups.timing import game_id
-    from ..search import search as run_search
     from . import render
 
-    def find(conn: Any) -> tuple[list[dict[str, Any]], str | None]:
-        check_language(conn, lang)
-        capped = cap(text, "search", conn)
-        hits = run_search(
-            conn, capped.text, game=game_id(conn, game) if game else "", lang=lang, limit=limit
-        )
-        return hits, capped.note
+    def find(kb: KnowledgeBase) -> tuple[list[SearchHit], str | None]:
+        kb.check_language(lang)
+        capped = cap(text, "search", kb.conn)
+        return kb.search(capped.text, game=game, lang=lang, limit=limit), capped.note
 
     hits, note = _fetch(db_path, find)
     if note:  # said on stderr with --json, so the JSON stays a list of hits
@@ -281,13 +279,11 @@ def ask(
     Typos, missing accents, Vietnamese and Chinese are fine. Exit status 1 when nothing
     matches with confidence. Example: kb ask "honest vs honest"
     """
-    from ..ask import ask_named_game as run_ask
-    from ..lookups.rules import check_language
     from . import render
 
-    def answer(conn: Any) -> dict[str, Any]:
-        check_language(conn, lang)
-        return run_ask(conn, question, game=game, lang=lang, limit=limit)
+    def answer(kb: KnowledgeBase) -> AskResult:
+        kb.check_language(lang)
+        return kb.ask(question, game=game, lang=lang, limit=limit)
 
     result = _fetch(db_path, answer)
     click.echo(render.ask_output(result, as_json))
@@ -304,10 +300,9 @@ def timing(game: str, ruleset: str, db_path: Path | None, as_json: bool) -> None
 
     GAME is an id or alias (yugioh, ygo, fow, vanguard). Example: kb timing yugioh --ruleset tcg
     """
-    from ..lookups.timing import timing_tree
     from . import render
 
-    _emit(_fetch(db_path, timing_tree, game, ruleset), as_json, render.timing)
+    _emit(_fetch(db_path, lambda kb: kb.timing(game, ruleset)), as_json, render.timing)
 
 
 @cli.command()
@@ -319,32 +314,22 @@ def card(name: str, game: str, db_path: Path | None, as_json: bool) -> None:
 
     Exact names and aliases win over fuzzy matches. Example: kb card honest
     """
-    from ..lookups.cards import card_view, find_card
     from . import render
 
-    with _open(db_path) as conn:
-        match = find_card(conn, name, game=game)
-        view = card_view(conn, match.card["id"]) if match.card else None
+    found = _fetch(db_path, lambda kb: kb.card(name, game=game))
+    view = found["card"]
     if as_json:
-        _print_json(
-            {
-                "query": name,
-                "exact": match.exact,
-                "score": match.score,
-                "card": view,
-                "candidates": match.candidates,
-            }
-        )
+        _print_json(found)
         if view is None:
             sys.exit(1)
         return
     if view is None:
-        if match.ambiguous:
-            names = "; ".join(f"{c['name']} ({c['score']})" for c in match.candidates)
+        if len(found["candidates"]) > 1:
+            names = "; ".join(f"{c['name']} ({c['score']})" for c in found["candidates"])
             raise click.ClickException(f"{name!r} is ambiguous: {names}")
         raise click.ClickException(f"no card matches {name!r}")
-    if not match.exact:
-        click.echo(f"(closest match for {name!r}, score {match.score})")
+    if not found["exact"]:
+        click.echo(f"(closest match for {name!r}, score {found['score']})")
     click.echo(render.card(view))
 
 
@@ -356,10 +341,9 @@ def terms(term: str, db_path: Path | None, as_json: bool) -> None:
 
     TERM is a term id, English term or any rendering (cộng hưởng). Example: kb terms resonator
     """
-    from ..lookups.terms import terms as get_terms
     from . import render
 
-    _emit(_fetch(db_path, get_terms, term), as_json, render.terms)
+    _emit(_fetch(db_path, lambda kb: kb.terms(term)), as_json, render.terms)
 
 
 @cli.command()
@@ -373,11 +357,10 @@ def compare(document: str, variants: str, db_path: Path | None, as_json: bool) -
 
     DOCUMENT is a document id or file name (fow-basic, 000). Example: kb compare 000
     """
-    from ..lookups.compare import compare as run_compare
     from . import render
 
     wanted = [v.strip() for v in variants.split(",") if v.strip() and v.strip() != "en"]
-    _emit(_fetch(db_path, run_compare, document, wanted), as_json, render.compare)
+    _emit(_fetch(db_path, lambda kb: kb.compare(document, wanted)), as_json, render.compare)
 
 
 @cli.command("variant-diff")
@@ -398,7 +381,7 @@ def variant_diff(
 
     from ..lookups import variantdiff
 
-    diff = _fetch(db_path, variantdiff.variant_diff, rule_id, left, right)
+    diff = _fetch(db_path, lambda kb: kb.variant_diff(rule_id, left, right))
     if as_json:
         _print_json(asdict(diff))
     else:
@@ -421,21 +404,19 @@ def export(what: str, out: Path | None, pair: str, db_path: Path | None) -> None
 
     Example: kb export tmx --pair en-vi --out fow-en-vi.tmx
     """
-    from ..lookups import export as exporter
-
-    with _open(db_path) as conn:
+    with _opened(db_path) as kb:
         if what == "tmx":
             source, _, target = pair.partition("-")
-            if (source, target) not in exporter.language_pairs(conn):
+            if (source, target) not in kb.language_pairs():
                 raise click.ClickException(f"no aligned documents for the pair {pair!r}")
             out = out or Path(f"kb-{source}-{target}.tmx")
-            exporter.export_tmx(conn, source, target, out)
+            kb.export_tmx(source, target, out)
         elif what == "tbx":
             out = out or Path("kb-glossary.tbx")
-            exporter.export_tbx(conn, out)
+            kb.export_tbx(out)
         else:
             out = out or Path("kb-checks.csv")
-            exporter.export_checks_csv(conn, out)
+            kb.export_checks(out)
     click.echo(f"wrote {out}")
 
 
@@ -455,21 +436,10 @@ def diff(old: str, new: str, kinds: tuple[str, ...], db_path: Path | None, as_js
 
     OLD and NEW are document ids or versions. Example: kb diff fow-cr-7.0 fow-cr-8.01
     """
-    from ..lookups import history
     from . import render
 
-    def changes(conn: Any) -> dict[str, Any]:
-        old_id, new_id = history.find_document(conn, old), history.find_document(conn, new)
-        wanted = kinds or tuple(k for k in history.KINDS if k != "unchanged")
-        return {
-            "old": old_id,
-            "new": new_id,
-            "summary": history.summary(conn, old_id, new_id),
-            "changes": [c for c in history.changes(conn, old_id, new_id) if c["kind"] in wanted],
-        }
-
     _emit(
-        _fetch(db_path, changes),
+        _fetch(db_path, lambda kb: kb.diff(old, new, kinds)),
         as_json,
         lambda d: render.version_diff(d["old"], d["new"], d["summary"], d["changes"]),
     )
@@ -484,10 +454,9 @@ def history(rule: str, game: str, db_path: Path | None, as_json: bool) -> None:
 
     RULE is a rule number (103.4) or id (fow-cr-7.0:314.1). Example: kb history 314.1
     """
-    from ..lookups import history as hist
     from . import render
 
-    _emit(_fetch(db_path, hist.rule_history, rule, game), as_json, render.rule_history)
+    _emit(_fetch(db_path, lambda kb: kb.history(rule, game)), as_json, render.rule_history)
 
 
 @cli.command()

@@ -4,8 +4,8 @@ A judge runs ``kb ask`` at the table, and importing click and the command module
 fifth of that process. A plain ``kb ask [--db F] [--game G] [--lang L] [--limit N] [--json]
 QUESTION`` is therefore parsed here and answered directly; anything else (help, a bad option,
 a bad value, an unknown game, a missing database, any other command) goes to the click CLI,
-which defines the commands, their help and their error messages. Both call kb.ask.ask and
-kb.render.ask_output, so they print the same thing.
+which defines the commands, their help and their error messages. Both call KnowledgeBase.ask
+and kb.cli.render.ask_output, so they print the same thing.
 """
 
 from __future__ import annotations
@@ -92,26 +92,19 @@ def parse_ask(argv: list[str]) -> dict[str, Any] | None:
 
 def _ask(opts: dict[str, Any]) -> int | None:
     """Answer; None when a problem needs click's error message."""
-    from pathlib import Path
-
-    from ..ask import ask_named_game
-    from ..lookups.rules import check_language, check_text
-    from ..store.db import KbError, connect, default_db_path
+    from ..api import KbError, KnowledgeBase
+    from ..lookups.rules import check_text
     from .render import ask_output
 
     try:
         check_text(opts["question"], "QUESTION")
-        conn = connect(Path(opts["db"]) if opts["db"] else default_db_path())
+        with KnowledgeBase.open(opts["db"]) as kb:
+            kb.check_language(opts["lang"])
+            result = kb.ask(
+                opts["question"], game=opts["game"], lang=opts["lang"], limit=opts["limit"]
+            )
     except KbError:
         return None
-    with conn:
-        try:
-            check_language(conn, opts["lang"])
-            result = ask_named_game(
-                conn, opts["question"], game=opts["game"], lang=opts["lang"], limit=opts["limit"]
-            )
-        except KbError:
-            return None
     try:
         print(ask_output(result, opts["json"]), flush=True)
     except BrokenPipeError:

@@ -3,8 +3,22 @@
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..types import (
+        AskResult,
+        CardView,
+        CompareRow,
+        HistoryEntry,
+        RuleView,
+        SearchHit,
+        Term,
+        TimingNode,
+        VersionChange,
+        VersionSummary,
+    )
 
 from ..lookups.labels import authority
 
@@ -46,7 +60,7 @@ def wrap(text: str, indent: str = "  ", width: int = WIDTH) -> str:
     )
 
 
-def citation(hit: dict[str, Any]) -> str:
+def citation(hit: Mapping[str, Any]) -> str:
     """``fow-cr-8.01:103.4 · fow-cr-8.01.txt:12 · en · official · 2018`` style source line."""
     parts = [
         hit["id"],
@@ -59,7 +73,7 @@ def citation(hit: dict[str, Any]) -> str:
     return " · ".join(p for p in parts if p)
 
 
-def rule(view: dict[str, Any]) -> str:
+def rule(view: RuleView) -> str:
     lines = [f"{view['id']}  ({view['kind']}, {view['lang']})"]
     if view.get("section_path"):
         lines.append(f"  section: {view['section_path']}")
@@ -91,7 +105,7 @@ def rule(view: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def hits(results: Sequence[dict[str, Any]]) -> str:
+def hits(results: Sequence[SearchHit]) -> str:
     if not results:
         return "No matches."
     out = []
@@ -118,10 +132,10 @@ def _names_line(names: dict[str, list[dict[str, Any]]]) -> str:
     return "  [" + "; ".join(parts) + "]" if parts else ""
 
 
-def timing(roots: Sequence[dict[str, Any]]) -> str:
+def timing(roots: Sequence[TimingNode]) -> str:
     lines: list[str] = []
 
-    def walk(node: dict[str, Any], indent: str) -> None:
+    def walk(node: TimingNode, indent: str) -> None:
         label = f"{node['label']}. " if node["label"] else ""
         lines.append(
             f"{indent}{label}{node['en']}{_names_line(node['names'])}  ({node['rules']} rules)"
@@ -140,7 +154,7 @@ def timing(roots: Sequence[dict[str, Any]]) -> str:
     return "\n".join(lines).rstrip()
 
 
-def card(view: dict[str, Any]) -> str:
+def card(view: CardView) -> str:
     lines = [f"{view['name']}  ({view['kind']}, {view['game_name']}; id {view['id']})"]
     others = [a for a in view["aliases"] if a["alias"] != view["name"]]
     if others:
@@ -180,7 +194,7 @@ def card(view: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def terms(entries: Sequence[dict[str, Any]]) -> str:
+def terms(entries: Sequence[Term]) -> str:
     lines = []
     for e in entries:
         lines.append(f"{e['en']}  ({e['term']}, {e['game'] if e['game'] != '*' else 'every game'})")
@@ -199,9 +213,7 @@ def terms(entries: Sequence[dict[str, Any]]) -> str:
     return "\n".join(lines).rstrip()
 
 
-def version_diff(
-    old: str, new: str, summary: dict[str, Any], rows: Sequence[dict[str, Any]]
-) -> str:
+def version_diff(old: str, new: str, summary: VersionSummary, rows: Sequence[VersionChange]) -> str:
     counts = summary["counts"]
     lines = [
         f"{old} ({summary['old_rules']} rules) -> {new} ({summary['new_rules']} rules)",
@@ -216,18 +228,24 @@ def version_diff(
         lines.append(f"{c['kind'].upper():<9} {number}")
         if c["kind"] == "added":
             lines.append(
-                wrap(textwrap.shorten(c["new_text"], 300, placeholder=" …"), indent="          ")
+                wrap(
+                    textwrap.shorten(c["new_text"] or "", 300, placeholder=" …"),
+                    indent="          ",
+                )
             )
         elif c["kind"] == "removed":
             lines.append(
-                wrap(textwrap.shorten(c["old_text"], 300, placeholder=" …"), indent="          ")
+                wrap(
+                    textwrap.shorten(c["old_text"] or "", 300, placeholder=" …"),
+                    indent="          ",
+                )
             )
         if c["detail"]:
             lines.append(wrap(c["detail"], indent="          "))
     return "\n".join(lines)
 
 
-def rule_history(chains: Sequence[Sequence[dict[str, Any]]]) -> str:
+def rule_history(chains: Sequence[Sequence[HistoryEntry]]) -> str:
     blocks = []
     for chain in chains:
         lines = []
@@ -244,12 +262,12 @@ def rule_history(chains: Sequence[Sequence[dict[str, Any]]]) -> str:
                 else ""
             )
             lines.append(f"{head} {entry['number']}{note}")
-            lines.append(wrap(entry["text"], indent="    "))
+            lines.append(wrap(entry["text"] or "", indent="    "))
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
 
-def ask_output(result: dict[str, Any], as_json: bool = False) -> str:
+def ask_output(result: AskResult, as_json: bool = False) -> str:
     """What ``kb ask`` prints for a result of kb.ask.ask (both entry points share it)."""
     if as_json:
         import json
@@ -261,7 +279,7 @@ def ask_output(result: dict[str, Any], as_json: bool = False) -> str:
     return note + ask(result)
 
 
-def ask(result: dict[str, Any]) -> str:
+def ask(result: AskResult) -> str:
     lines: list[str] = []
     a = result["answer"]
     u = result["understood"]
@@ -308,7 +326,7 @@ def ask(result: dict[str, Any]) -> str:
                 f"{s['era']}"
             )
         lines.append("")
-    elif result.get("not_covered"):
+    elif result["not_covered"]:
         lines.append(wrap(result["not_covered"], indent=""))
         lines.append("")
     elif u["vs"] or (u["cards"] and u["timing"]):
@@ -354,7 +372,7 @@ def ask(result: dict[str, Any]) -> str:
     return "\n".join(lines).rstrip()
 
 
-def compare(rows: Sequence[dict[str, Any]]) -> str:
+def compare(rows: Sequence[CompareRow]) -> str:
     lines: list[str] = []
     for row in rows:
         src = row["source"]

@@ -14,6 +14,7 @@ On the ``kb ask`` path: standard library and ``ingest.text`` only.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 from ingest.text import CJK_RUN, cjk_bigrams, fold, plural_key, stem, words
@@ -26,7 +27,7 @@ LOOSE_GAP = 3
 
 STEM = "stem"
 PLURAL = "plural"
-_KEYS = {STEM: stem, PLURAL: plural_key}
+_KEYS: dict[str, Callable[[str], str]] = {STEM: stem, PLURAL: plural_key}
 
 
 @cache

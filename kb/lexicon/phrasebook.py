@@ -45,7 +45,8 @@ _VOCABULARIES: dict[tuple[str, float], Any] = {}
 
 
 def _vocabulary(database: tuple[str, float], conn: sqlite3.Connection) -> Any:
-    """The vocabulary of a database file, parsed once (kb.lexicon.vocabulary reads it from ``meta``)."""
+    """The vocabulary of a database file, parsed once (kb.lexicon.vocabulary reads it from
+    ``meta``)."""
     if database not in _VOCABULARIES:
         if len(_VOCABULARIES) > 8:
             _VOCABULARIES.clear()

@@ -117,7 +117,7 @@ def match_phrases(
     A name that folds to a stopword (the Vietnamese "thẻ" folds to "the") matches only when
     ``typed``, the question as typed, writes it with its accents.
     """
-    found = []
+    found: list[dict[str, Any]] = []
     claimed: dict[tuple[int, int], str] = {}
     stop = stopwords()
     for entry in sorted(entries, key=lambda e: -len(e["key"])):

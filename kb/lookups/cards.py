@@ -9,12 +9,13 @@ On the ``kb ask`` path: standard library, rapidfuzz and sqlite3 only.
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from typing import Any, cast
 
 from ingest.text import name_key
 
 from ..store import datafiles
 from ..store.db import run
+from ..types import CardCandidate, CardRef, CardView, RulingGroup
 
 
 def matching() -> dict[str, float]:
@@ -102,10 +103,10 @@ class CardMatch:
 
     def __init__(self, query: str) -> None:
         self.query = query
-        self.card: dict[str, Any] | None = None
+        self.card: CardRef | None = None
         self.score = 0.0
         self.exact = False
-        self.candidates: list[dict[str, Any]] = []
+        self.candidates: list[CardCandidate] = []
 
     @property
     def ambiguous(self) -> bool:
@@ -135,22 +136,22 @@ def find_card(
         return match
     top_score, top_row = ranked.cards[0]
     if ranked.best is None:
-        match.candidates = [
-            {**_card(r), "score": round(s, 1), "alias": r["alias"]} for s, r in ranked.close
-        ]
+        match.candidates = [_candidate(s, r) for s, r in ranked.close]
         return match
     match.card, match.score, match.exact = _card(top_row), round(top_score, 1), top_score == 100
-    match.candidates = [
-        {**_card(r), "score": round(s, 1), "alias": r["alias"]} for s, r in ranked.cards[1:4]
-    ]
+    match.candidates = [_candidate(s, r) for s, r in ranked.cards[1:4]]
     return match
 
 
-def _card(row: dict[str, Any]) -> dict[str, Any]:
+def _card(row: dict[str, Any]) -> CardRef:
     return {"id": row["card"], "name": row["name"], "game": row["game"], "kind": row["card_kind"]}
 
 
-def card_view(conn: sqlite3.Connection, card_id: str) -> dict[str, Any] | None:
+def _candidate(score: float, row: dict[str, Any]) -> CardCandidate:
+    return {**_card(row), "score": round(score, 1), "alias": row["alias"]}
+
+
+def card_view(conn: sqlite3.Connection, card_id: str) -> CardView | None:
     """A card with its aliases, data, restriction-list entries and rulings by timing window."""
     rows = run(conn, "card", id=card_id)
     if not rows:
@@ -159,7 +160,7 @@ def card_view(conn: sqlite3.Connection, card_id: str) -> dict[str, Any] | None:
     card["aliases"] = [a for a in aliases(conn, card["game"]) if a["card"] == card_id]
     card["facts"] = run(conn, "card_facts", id=card_id)
     card["restrictions"] = run(conn, "restrictions", list="", card=card_id)
-    groups: dict[str, dict[str, Any]] = {}
+    groups: dict[str, RulingGroup] = {}
     for ruling in run(conn, "card_rulings", id=card_id):
         if ruling["kind"] == "example":
             ruling["steps"] = run(conn, "ruling_steps", id=ruling["id"])
@@ -175,4 +176,4 @@ def card_view(conn: sqlite3.Connection, card_id: str) -> dict[str, Any] | None:
         )
         group["rulings"].append(ruling)
     card["rulings_by_timing"] = list(groups.values())
-    return card
+    return cast(CardView, card)

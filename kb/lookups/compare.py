@@ -6,6 +6,7 @@ import sqlite3
 from typing import Any
 
 from ..store.db import KbError, first, run
+from ..types import CompareRow
 
 
 def resolve_document(conn: sqlite3.Connection, ref: str) -> str:
@@ -21,7 +22,7 @@ def resolve_document(conn: sqlite3.Connection, ref: str) -> str:
 
 def compare(
     conn: sqlite3.Connection, document: str, variants: list[str] | None = None
-) -> list[dict[str, Any]]:
+) -> list[CompareRow]:
     """Rows of ``{"source": {"id", "text"} | None, "targets": {variant: [{"id", "text", "score"}]},
     "checks": [...]}`` in the source's reading order; ``variants`` limits the targets."""
     doc_id = resolve_document(conn, document)
@@ -39,7 +40,7 @@ def compare(
                     "variant": c["variant"],
                 }
             )
-    rows: dict[tuple[str, ...], dict[str, Any]] = {}
+    rows: dict[tuple[str, ...], CompareRow] = {}
     order: list[tuple[str, ...]] = []
     wanted = set(variants or [])
     for link in run(conn, "compare", document=doc_id):

@@ -8,12 +8,13 @@ plain dicts and lists: ``kb diff`` and the website format them, nothing here doe
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from typing import Any, cast
 
 from ingest import worddiff
 from ingest.worddiff import Segment
 
 from ..store.db import KbError, column, first, run
+from ..types import ChangeBrief, HistoryEntry, VersionChange, VersionSummary
 
 __all__ = [
     "KINDS",
@@ -74,7 +75,7 @@ def _check_pair(conn: sqlite3.Connection, old: str, new: str) -> dict[str, Any]:
     raise KbError(f"{old} -> {new} was not compared; compared pairs: {pairs or 'none'}")
 
 
-def summary(conn: sqlite3.Connection, old: str, new: str) -> dict[str, Any]:
+def summary(conn: sqlite3.Connection, old: str, new: str) -> VersionSummary:
     """Counts of changes by kind for ``old -> new``, with each side's number of rules.
 
     ``old_rules == unchanged + reworded + moved + removed`` and
@@ -82,17 +83,17 @@ def summary(conn: sqlite3.Connection, old: str, new: str) -> dict[str, Any]:
     """
     pair = _check_pair(conn, old, new)
     found = {row["kind"]: row["n"] for row in run(conn, "version_change_counts", old=old, new=new)}
-    return {
-        **pair,
+    counted = {
         "old_rules": column(conn, "numbered_rule_count", document=old)[0],
         "new_rules": column(conn, "numbered_rule_count", document=new)[0],
         "counts": {kind: found.get(kind, 0) for kind in KINDS},
     }
+    return cast(VersionSummary, {**pair, **counted})
 
 
 def changes(
     conn: sqlite3.Connection, old: str, new: str, kinds: tuple[str, ...] | None = None
-) -> list[dict[str, Any]]:
+) -> list[VersionChange]:
     """The changes ``old -> new`` in the new version's reading order, with both sides' texts.
 
     ``kinds`` keeps only those kinds (e.g. everything but ``unchanged``). A side a rule does not
@@ -102,7 +103,7 @@ def changes(
     unknown = set(kinds or ()) - set(KINDS)
     if unknown:
         raise KbError(f"unknown change kind(s) {sorted(unknown)}; kinds: {', '.join(KINDS)}")
-    rows = run(conn, "version_changes", old=old, new=new)
+    rows = cast(list[VersionChange], run(conn, "version_changes", old=old, new=new))
     return [row for row in rows if not kinds or row["kind"] in kinds]
 
 
@@ -119,15 +120,13 @@ def _change(conn: sqlite3.Connection, query: str, rule_id: str) -> dict[str, Any
     return first(conn, query, rule=rule_id)
 
 
-def _absent(
-    conn: sqlite3.Connection, document: str, change: dict[str, Any] | None
-) -> dict[str, Any]:
+def _absent(conn: sqlite3.Connection, document: str, change: ChangeBrief | None) -> HistoryEntry:
     """The entry of a version that does not have the rule."""
     row = first(conn, "document_version", id=document)
     return _entry({**(row or {}), "id": None, "number": None, "text": None}, change)
 
 
-def _chain(conn: sqlite3.Connection, rule_id: str) -> list[dict[str, Any]]:
+def _chain(conn: sqlite3.Connection, rule_id: str) -> list[HistoryEntry]:
     """One rule through every compared version, oldest first, following moves, and following
     a piece split from a rule back to it (a rule merged into another, forward to that one).
 
@@ -136,7 +135,7 @@ def _chain(conn: sqlite3.Connection, rule_id: str) -> list[dict[str, Any]]:
     the first).
     """
     start = _rule(conn, rule_id)
-    entries: list[dict[str, Any]] = [_entry(start, None)]
+    entries: list[HistoryEntry] = [_entry(start, None)]
     current = start["id"]
     while (change := _change(conn, "rule_change_to", current)) is not None:  # walk back
         entries[0]["change"] = _brief(change)
@@ -155,7 +154,7 @@ def _chain(conn: sqlite3.Connection, rule_id: str) -> list[dict[str, Any]]:
     return entries
 
 
-def _entry(rule: dict[str, Any], change: dict[str, Any] | None) -> dict[str, Any]:
+def _entry(rule: dict[str, Any], change: ChangeBrief | None) -> HistoryEntry:
     return {
         "document": rule["document"],
         "version": rule["version"],
@@ -167,11 +166,11 @@ def _entry(rule: dict[str, Any], change: dict[str, Any] | None) -> dict[str, Any
     }
 
 
-def _brief(change: dict[str, Any]) -> dict[str, Any]:
-    return {key: change[key] for key in ("kind", "similarity", "detail")}
+def _brief(change: dict[str, Any]) -> ChangeBrief:
+    return {"kind": change["kind"], "similarity": change["similarity"], "detail": change["detail"]}
 
 
-def rule_history(conn: sqlite3.Connection, ref: str, game: str = "") -> list[list[dict[str, Any]]]:
+def rule_history(conn: sqlite3.Connection, ref: str, game: str = "") -> list[list[HistoryEntry]]:
     """What each version says about a rule, following renumbering.
 
     ``ref`` is a rule id (``fow-cr-7.0:103.4``) or a number (``103.4``). A number can name
@@ -188,7 +187,7 @@ def rule_history(conn: sqlite3.Connection, ref: str, game: str = "") -> list[lis
         starts = column(conn, "versioned_rules_by_number", number=number, game=game)
         if not starts:
             raise KbError(f"no rule numbered {number!r} in a document with several versions")
-    histories: list[list[dict[str, Any]]] = []
+    histories: list[list[HistoryEntry]] = []
     seen: set[str] = set()
     for rule_id in starts:
         if rule_id in seen:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from typing import cast
 
 from ..store.db import KbError, column, run
+from ..types import RuleView, Stats
 
 
 def check_text(value: str, name: str) -> str:
@@ -28,12 +29,12 @@ def check_language(conn: sqlite3.Connection, lang: str) -> str:
     return lang
 
 
-def rule_view(conn: sqlite3.Connection, rule_id: str) -> dict[str, Any] | None:
+def rule_view(conn: sqlite3.Connection, rule_id: str) -> RuleView | None:
     """A rule with its section path, source location, sub-rules and provenance."""
     rows = run(conn, "rule", id=rule_id)
     if not rows:
         return None
-    rule = rows[0]
+    rule = cast(RuleView, rows[0])
     rule["children"] = run(conn, "rule_children", id=rule_id)
     rule["translations"] = run(conn, "rule_translations", id=rule_id)
     # Curated English readings of a rule that has no official English (community glosses).
@@ -41,7 +42,7 @@ def rule_view(conn: sqlite3.Connection, rule_id: str) -> dict[str, Any] | None:
     return rule
 
 
-def show(conn: sqlite3.Connection, ref: str) -> list[dict[str, Any]]:
+def show(conn: sqlite3.Connection, ref: str) -> list[RuleView]:
     """Rules for ``ref``: a full id (``fow-cr-8.01:103.4``) or a rule number in every document."""
     ref = check_text(ref, "RULE_ID").strip()
     view = rule_view(conn, ref)
@@ -58,7 +59,7 @@ def show(conn: sqlite3.Connection, ref: str) -> list[dict[str, Any]]:
     raise KbError(f"no rule with id or number {ref!r} (try `kb search`)")
 
 
-def stats(conn: sqlite3.Connection) -> dict[str, Any]:
+def stats(conn: sqlite3.Connection) -> Stats:
     totals = {row["name"]: row["n"] for row in run(conn, "table_counts")}
     return {
         "totals": totals,

@@ -4,12 +4,12 @@ rule stating it and the rules it cites), renderings per language, and counts per
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
 
 from ..store.db import KbError, column, run
+from ..types import Term, TermRendering
 
 
-def terms(conn: sqlite3.Connection, term: str = "") -> list[dict[str, Any]]:
+def terms(conn: sqlite3.Connection, term: str = "") -> list[Term]:
     """Terms with their renderings and counts; ``term`` is an id, English term or any rendering."""
     key = term.strip()
     if key:
@@ -18,7 +18,8 @@ def terms(conn: sqlite3.Connection, term: str = "") -> list[dict[str, Any]]:
             raise KbError(f"no glossary term {term!r} (kb terms lists them all)")
     else:
         ids = [""]
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, Term] = {}
+    renderings: dict[str, dict[tuple[str, str, str], TermRendering]] = {}
     for tid in ids:
         for row in run(conn, "terms", term=tid):
             entry = out.setdefault(
@@ -30,10 +31,10 @@ def terms(conn: sqlite3.Connection, term: str = "") -> list[dict[str, Any]]:
                     "definition": row["definition"] or "",
                     "rule": row["rule"],
                     "cites": run(conn, "term_cites", term=row["term"]) if row["rule"] else [],
-                    "renderings": {},
+                    "renderings": [],
                 },
             )
-            rendering = entry["renderings"].setdefault(
+            rendering = renderings.setdefault(entry["term"], {}).setdefault(
                 (row["lang"], row["source"], row["text"]),
                 {
                     "lang": row["lang"],
@@ -49,5 +50,5 @@ def terms(conn: sqlite3.Connection, term: str = "") -> list[dict[str, Any]]:
                 rendering["counts"][row["document"]] = row["count"]
                 rendering["total"] += row["count"]
     for entry in out.values():
-        entry["renderings"] = list(entry["renderings"].values())
+        entry["renderings"] = list(renderings.get(entry["term"], {}).values())
     return list(out.values())

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any
+from typing import Any, cast
 
 from ..store.db import KbError, column, run
+from ..types import TimingNode
 
 
 def game_id(conn: sqlite3.Connection, name: str) -> str:
@@ -27,7 +28,7 @@ def node_path(conn: sqlite3.Connection, node_id: str) -> str:
     return " › ".join(column(conn, "timing_node_path", node=node_id))
 
 
-def timing_tree(conn: sqlite3.Connection, game: str, ruleset: str = "") -> list[dict[str, Any]]:
+def timing_tree(conn: sqlite3.Connection, game: str, ruleset: str = "") -> list[TimingNode]:
     """Root nodes of every timing tree of ``game`` (optionally one ruleset), children nested."""
     gid = game_id(conn, game)
     rows = run(conn, "timing_tree", game=gid, ruleset=ruleset)
@@ -61,15 +62,18 @@ def timing_tree(conn: sqlite3.Connection, game: str, ruleset: str = "") -> list[
                 "era": p["era"],
             }
         )
-    by_id: dict[str, dict[str, Any]] = {}
-    roots: list[dict[str, Any]] = []
+    by_id: dict[str, TimingNode] = {}
+    roots: list[TimingNode] = []
     for row in rows:
-        node = {
-            **row,
-            "names": names.get(row["id"], {}),
-            "properties": list(props.get(row["id"], {}).values()),
-            "children": [],
-        }
+        node = cast(
+            TimingNode,
+            {
+                **row,
+                "names": names.get(row["id"], {}),
+                "properties": list(props.get(row["id"], {}).values()),
+                "children": [],
+            },
+        )
         by_id[row["id"]] = node
     for row in sorted(rows, key=lambda r: (r["tree"], r["depth"], r["ord"])):
         node = by_id[row["id"]]

@@ -5,17 +5,17 @@ from __future__ import annotations
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 from ingest.errors import IngestError
 from ingest.pipeline import run_pipeline
 
+from ..types import BuildSummary
 from .write import Progress, prepare_target, write_database
 
 
 def build(
     corpus: Path, db_path: Path, progress: Progress | None = None, *, strict: bool = False
-) -> dict[str, Any]:
+) -> BuildSummary:
     """Build ``db_path`` from ``corpus``; return a summary.
 
     Raises KbError when ``db_path`` cannot be written (checked before any work), IngestError

@@ -345,7 +345,8 @@ _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”')
 def quoted_lang(text: str, language: Any) -> Markup:
     """Escaped ``text`` with each quoted stretch in another language marked with its ``lang``
     (a translation check's detail quotes Vietnamese renderings in an English sentence);
-    ``language`` says what language a stretch is written in (kb.lexicon.phrasebook.text_language)."""
+    ``language`` says what language a stretch is written in
+    (kb.lexicon.phrasebook.text_language)."""
     out, position = [], 0
     for m in _QUOTED.finditer(text):
         quoted = m.group(1) or m.group(2)

@@ -13,7 +13,7 @@ priority it delays nothing. The numbers are in kb/data/limits.toml [web]:
   interrupt it, or starved of CPU) has its worker killed and replaced, and gets 503 too.
 
 Routes call ``offload(datasette, fn, *args)`` where they would call ``kb.web.views.query``:
-``fn`` is a module-level function ``fn(conn, *args, **kwargs)`` and its exceptions (NotFound,
+``fn`` is a module-level function ``fn(kb, *args, **kwargs)`` and its exceptions (NotFound,
 KbError) are raised in the route as if it had run there.
 """
 
@@ -181,12 +181,12 @@ def _pool(datasette: Datasette) -> WorkerPool:
             pool.close()
         web = getattr(datasette, "_kb_web_limits", None) or limits()["web"]
         pool = WorkerPool(kb_database(datasette).path, web)
-        datasette._kb_worker_pool = pool  # type: ignore[attr-defined]
+        datasette._kb_worker_pool = pool
     return pool
 
 
 async def offload(datasette: Datasette, fn: Any, *args: Any, **kwargs: Any) -> Any:
-    """``fn(conn, *args, **kwargs)`` in a worker process; 503 when busy or over budget."""
+    """``fn(kb, *args, **kwargs)`` in a worker process; 503 when busy or over budget."""
     pool = _pool(datasette)
     try:
         return await pool.run(fn.__module__, fn.__qualname__, args, kwargs)

@@ -16,7 +16,6 @@ HTML reaches the template only, never the JSON. Pages reached by a name rather t
 
 from __future__ import annotations
 
-import sqlite3
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
@@ -41,6 +40,8 @@ from .views import arg, int_arg, query, render, render_json, wants_json
 
 if TYPE_CHECKING:  # datasette.app imports the plugins: importing it here would be circular
     from datasette.app import Datasette
+
+    from ..api import KnowledgeBase
 
 # Optional ".json" after the last path segment. Ids may contain dots (fow-cr-8.01), so the part
 # before it is matched lazily.
@@ -70,13 +71,13 @@ async def document(datasette: Datasette, request: Request) -> Response:
     return await render(datasette, request, "kb_document.html", data)
 
 
-def _section_page(conn: sqlite3.Connection, document: str, slug: str, as_json: bool) -> Rendered:
+def _section_page(kb: KnowledgeBase, document: str, slug: str, as_json: bool) -> Rendered:
     """The section's data, and (for HTML) its rules rendered, in the SQL thread."""
-    data = rule_pages.section(conn, document, slug)
+    data = rule_pages.section(kb, document, slug)
     if data is None or as_json:
         return data, {}
     cards = card_names(data["cards"])
-    terms = term_links(conn, [data["game"]["id"]])
+    terms = term_links(kb, [data["game"]["id"]])
     return data, {"rule_html": rules_html(data["rules"], data["references"], cards, terms)}
 
 
@@ -99,13 +100,13 @@ async def rule(datasette: Datasette, request: Request) -> Response:
     return await render(datasette, request, "kb_rule_choices.html", data)
 
 
-def _search_page(conn: sqlite3.Connection, as_json: bool, **kwargs: Any) -> Rendered:
-    data = rule_pages.search(conn, **kwargs)
+def _search_page(kb: KnowledgeBase, as_json: bool, **kwargs: Any) -> Rendered:
+    data = rule_pages.search(kb, **kwargs)
     if as_json:
         return data, {}
     shown = data["hits"]
-    cards = card_names(card_pages.card_links(conn, [h["id"] for h in shown]))
-    terms = term_links(conn, [h["game"] for h in shown])
+    cards = card_names(card_pages.card_links(kb, [h["id"] for h in shown]))
+    terms = term_links(kb, [h["game"] for h in shown])
     return data, {"rule_html": rules_html(shown, cards=cards, terms=terms)}
 
 
@@ -152,12 +153,12 @@ async def glossary_game(datasette: Datasette, request: Request) -> Response:
     return await render(datasette, request, "kb_glossary_game.html", data)
 
 
-def _term_page(conn: sqlite3.Connection, game: str, term: str, as_json: bool) -> Rendered:
-    data = glossary_pages.glossary_term(conn, game, term)
+def _term_page(kb: KnowledgeBase, game: str, term: str, as_json: bool) -> Rendered:
+    data = glossary_pages.glossary_term(kb, game, term)
     if data is None or as_json:
         return data, {}
-    cards = card_names(card_pages.card_links(conn, [r["id"] for r in data["rules"]]))
-    terms = term_links(conn, [r["game"] for r in data["rules"]])
+    cards = card_names(card_pages.card_links(kb, [r["id"] for r in data["rules"]]))
+    terms = term_links(kb, [r["game"] for r in data["rules"]])
     return data, {"rule_html": rules_html(data["rules"], cards=cards, terms=terms)}
 
 
@@ -176,17 +177,17 @@ _WHOLE: dict[tuple[str, float, str], Rendered] = {}
 WHOLE_CACHED = 4
 
 
-def _whole_page(conn: sqlite3.Connection, document: str, as_json: bool) -> Rendered:
-    key = (*database_file(conn), document)
+def _whole_page(kb: KnowledgeBase, document: str, as_json: bool) -> Rendered:
+    key = (*database_file(kb.conn), document)
     if not as_json and key in _WHOLE:
         return _WHOLE[key]
-    data = whole_pages.whole_document(conn, document)
+    data = whole_pages.whole_document(kb, document)
     if data is None or as_json:
         return data, {}
     rules = [r for s in data["sections"] for r in s["rules"]]
     numbers = {r["number"]: "#" + r["anchor"] for r in rules if r["number"]}
-    cards = card_names(card_pages.card_links(conn, [r["id"] for r in rules]))
-    terms = term_links(conn, [data["game"]["id"]])
+    cards = card_names(card_pages.card_links(kb, [r["id"] for r in rules]))
+    terms = term_links(kb, [data["game"]["id"]])
     html = {"articles": article_openings(rules, rules_html(rules, numbers, cards, terms))}
     if key[0]:
         if len(_WHOLE) >= WHOLE_CACHED:
@@ -215,8 +216,8 @@ def redirect(request: Request, url: str) -> Response:
 # Cards
 
 
-def _card_page(conn: sqlite3.Connection, card_id: str, as_json: bool) -> Rendered:
-    data = card_pages.card(conn, card_id)
+def _card_page(kb: KnowledgeBase, card_id: str, as_json: bool) -> Rendered:
+    data = card_pages.card(kb, card_id)
     if data is None or as_json:
         return data, {}
     rulings = [r for g in data["rulings_by_timing"] for r in g["rulings"]]
@@ -249,12 +250,12 @@ async def card_search(datasette: Datasette, request: Request) -> Response:
 # Timing charts
 
 
-def _timing_page(conn: sqlite3.Connection, game: str, ruleset: str, as_json: bool) -> Rendered:
-    data = timing_pages.timing(conn, game, ruleset)
+def _timing_page(kb: KnowledgeBase, game: str, ruleset: str, as_json: bool) -> Rendered:
+    data = timing_pages.timing(kb, game, ruleset)
     if data is None or as_json:
         return data, {}
     rules = [r for m in data["moments"] for r in m["rules"]]
-    cards = card_names(card_pages.card_links(conn, [r["id"] for r in rules]))
+    cards = card_names(card_pages.card_links(kb, [r["id"] for r in rules]))
     return data, {"rule_html": rules_html(rules, cards=cards)}
 
 
@@ -297,13 +298,13 @@ async def timing(datasette: Datasette, request: Request) -> Response:
 
 
 def _ask_page(
-    conn: sqlite3.Connection, q: str, game: str, lang: str, limit: int, as_json: bool
+    kb: KnowledgeBase, q: str, game: str, lang: str, limit: int, as_json: bool
 ) -> Rendered:
-    data = ask_pages.ask(conn, q, game=game, lang=lang, limit=limit)
+    data = ask_pages.ask(kb, q, game=game, lang=lang, limit=limit)
     if as_json:
         return data, {}
     shown = data["hits"] + [h["shown_translation"] for h in data["hits"] if h["shown_translation"]]
-    cards = card_names(card_pages.card_links(conn, [r["id"] for r in shown]))
+    cards = card_names(card_pages.card_links(kb, [r["id"] for r in shown]))
     return data, {"rule_html": rules_html(shown, cards=cards)}
 
 
@@ -331,7 +332,7 @@ async def compare_index(datasette: Datasette, request: Request) -> Response:
 
 
 def _compare_page(
-    conn: sqlite3.Connection,
+    kb: KnowledgeBase,
     ref: str,
     variants: list[str],
     section: str,
@@ -339,17 +340,17 @@ def _compare_page(
     as_json: bool,
     jump: str = "",
 ) -> Rendered:
-    data = compare_pages.compare(conn, ref, variants, section, checks)
+    data = compare_pages.compare(kb, ref, variants, section, checks)
     if data is None or as_json:
         return data, {}
     if jump:  # among every row, whatever the filters show
-        full = compare_pages.compare(conn, ref, variants) if section or checks else data
+        full = compare_pages.compare(kb, ref, variants) if section or checks else data
         target = compare_pages.jump_target(full or data, jump)
         if target:
             return data, {"jump_to": target}
     shown = [r for row in data["rows"] for r in (row["source"] or [])]
     shown += [r for row in data["rows"] for cell in row["cells"] for r in cell["rules"]]
-    terms = term_links(conn, [r["game"] for r in shown])
+    terms = term_links(kb, [r["game"] for r in shown])
     return data, {"rule_html": rules_html(shown, terms=terms)}
 
 

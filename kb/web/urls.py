@@ -13,13 +13,14 @@ rule it shows: provenance, era and file:line. Plain data, no HTML: the templates
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlencode
 
 from ..lookups.labels import authority, language_name
-from ..store.db import column, run
+
+if TYPE_CHECKING:
+    from ..api import KnowledgeBase
 
 
 def _q(part: str) -> str:
@@ -133,12 +134,12 @@ def lines(start: int | None, end: int | None = None) -> str:
 # Where rules come from
 
 
-def rule_sources(conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+def rule_sources(kb: KnowledgeBase, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
     """Rule id -> where it comes from (``cite`` below), for rules another library found."""
     wanted = list(dict.fromkeys(i for i in ids if i))
     if not wanted:
         return {}
-    return {row["id"]: cite(row) for row in run(conn, "rule_sources", ids=wanted)}
+    return {row["id"]: cite(row) for row in kb.rows("rule_sources", ids=wanted)}
 
 
 def cite(row: dict[str, Any]) -> dict[str, Any]:
@@ -160,12 +161,12 @@ def cite(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def search_form(conn: sqlite3.Connection) -> dict[str, Any]:
+def search_form(kb: KnowledgeBase) -> dict[str, Any]:
     """The choices of the search and ask forms: games and languages."""
     return {
-        "games": run(conn, "form_games"),
+        "games": kb.rows("form_games"),
         "languages": [
-            {"lang": lang, "name": language_name(lang)} for lang in column(conn, "form_languages")
+            {"lang": lang, "name": language_name(lang)} for lang in kb.values("form_languages")
         ],
     }
 

@@ -71,12 +71,15 @@ def wants_json(request: Request) -> bool:
 
 
 async def query(datasette: Datasette, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Run ``fn(conn, *args, **kwargs)`` on the knowledge base under the SQL time limit."""
+    """Run ``fn(kb, *args, **kwargs)`` on the knowledge base (a ``KnowledgeBase`` over the
+    served connection) under the SQL time limit."""
+    from ..api import KnowledgeBase
+
     limit_ms = datasette.setting("sql_time_limit_ms")
 
     def work(conn: sqlite3.Connection) -> T:
         with sqlite_timelimit(conn, limit_ms):
-            return fn(conn, *args, **kwargs)
+            return fn(KnowledgeBase.over(conn), *args, **kwargs)
 
     try:
         return await kb_database(datasette).execute_fn(work)

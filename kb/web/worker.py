@@ -2,11 +2,11 @@
 
 ``python -m kb.web.worker DB`` reads requests from stdin and writes answers to stdout, each a
 frame (4-byte length, then a pickle). A request is ``(module, function name, args, kwargs,
-budget in seconds)``; the function is called as ``fn(conn, *args, **kwargs)`` on the
-worker's own read-only connection (the same functions, limits and authorizer as Datasette's
-connections), and SQLite is interrupted when the request has used its budget of CPU time
-(this thread's, so time spent waiting for a core does not count). The answer is
-``("ok", value)``, ``("error", exception)`` or ``("interrupted", None)``.
+budget in seconds)``; the function is called as ``fn(kb, *args, **kwargs)`` with a
+``KnowledgeBase`` over the worker's own read-only connection (the same functions, limits and
+authorizer as Datasette's connections), and SQLite is interrupted when the request has used its
+budget of CPU time (this thread's, so time spent waiting for a core does not count). The answer
+is ``("ok", value)``, ``("error", exception)`` or ``("interrupted", None)``.
 
 The worker lowers its own priority (nice 10), so on a busy machine the server's pages come
 first, and exits when its stdin closes (the server went away, even by kill -9).
@@ -51,7 +51,10 @@ def _picklable(exc: BaseException) -> BaseException:
 
 
 def serve(path: str, requests: BinaryIO, answers: BinaryIO) -> None:
+    from ..api import KnowledgeBase
+
     conn = connect(path)
+    kb = KnowledgeBase.over(conn)
     deadline = [float("inf")]  # in this thread's CPU seconds
     conn.set_progress_handler(lambda: int(time.thread_time() > deadline[0]), 1000)
     # The page modules, imported before saying "ready": the budget counts work, not imports.
@@ -62,7 +65,7 @@ def serve(path: str, requests: BinaryIO, answers: BinaryIO) -> None:
         fn = getattr(importlib.import_module(module), name)
         deadline[0] = time.thread_time() + budget
         try:
-            answer: tuple[str, Any] = ("ok", fn(conn, *args, **kwargs))
+            answer: tuple[str, Any] = ("ok", fn(kb, *args, **kwargs))
         except sqlite3.OperationalError as exc:
             interrupted = exc.args == ("interrupted",)
             answer = ("interrupted", None) if interrupted else ("error", _picklable(exc))

@@ -181,7 +181,7 @@ def stated_numbers(u: Understood) -> list[tuple[str, int, int]]:
     def labelled(end: int) -> bool:  # "turn 1": the word before the number labels it
         token = re.search(r"[\w.]+$", folded[:end])
         before = re.search(r"([^\W\d]+)\W*$", folded[: end - len(token.group())] if token else "")
-        return bool(before) and before.group(1) in labels
+        return before is not None and before.group(1) in labels
 
     return [n for n in lexicon().quantities(u.text) if n[1] not in years and not labelled(n[2])]
 

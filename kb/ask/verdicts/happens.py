@@ -91,7 +91,7 @@ def _thing_asked(text: str) -> set[str]:
     m = cue_pattern(tuple(query_data()["happens_to"]["cues"])).search(folded)
     if not m:
         return set()
-    thing = []
+    thing: list[str] = []
     for w in text_words(folded[m.end() :]):
         if w in stopwords():
             if thing:

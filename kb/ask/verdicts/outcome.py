@@ -50,7 +50,7 @@ def in_english(conn: sqlite3.Connection, fact: dict[str, Any]) -> dict[str, Any]
     English a judge is shown beside it); the fact cited stays the rule's own."""
     gloss = quote_gloss(conn, fact["rule"], fact["quote"], fact["lang"])
     parts = lexicon().split_condition(gloss["text"]) if gloss else None
-    if not parts:
+    if not parts or gloss is None:
         return fact
     english = {**fact, "quote": gloss["text"], "condition": parts[0], "outcome": parts[1]}
     if fact.get("next"):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from ingest.text import fold
@@ -36,7 +37,7 @@ class Decision:
         self.verdict, self.facts, self.node, self.why = verdict, facts, node, why
 
 
-def _met(fact: Fact, asked_cards: set[str], asked_stems: set[str], text: str = "") -> bool:
+def _met(fact: Fact, asked_cards: set[str], asked_stems: AbstractSet[str], text: str = "") -> bool:
     """A fact's condition holds for the question: it names every card of the condition, or
     the question states the condition ("after a direct attack ...")."""
     if not fact["condition"]:
@@ -48,7 +49,7 @@ def _met(fact: Fact, asked_cards: set[str], asked_stems: set[str], text: str = "
 
 
 def _specific(
-    facts: list[Fact], node: str, asked_cards: set[str], asked_stems: set[str] = frozenset()
+    facts: list[Fact], node: str, asked_cards: set[str], asked_stems: AbstractSet[str] = frozenset()
 ) -> Decision | None:
     """The facts that name the card itself; a permission under a condition the question
     does not state ("if the attack is a direct attack") makes the verdict depend on it."""

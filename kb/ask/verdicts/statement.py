@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Set as AbstractSet
 from functools import cache
 from typing import Any
 
@@ -66,7 +67,9 @@ def _negations(lang: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w)(?:{body})(?!\w)")
 
 
-def condition_share(fact: dict[str, Any], asked_stems: set[str], asked_text: str = "") -> float:
+def condition_share(
+    fact: dict[str, Any], asked_stems: AbstractSet[str], asked_text: str = ""
+) -> float:
     """How much of the fact's condition the question states (1.0 without a condition; 0.0
     when it says the opposite of the question: "face-up" for "face-down")."""
     if asked_text and _contradicts(fact["condition"], asked_text):

@@ -48,10 +48,10 @@ def first_step(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict
         for b in (r for r in rows if r["card"] == cards[1]):
             if a["section"] != b["section"] or a["rule"] == b["rule"]:
                 continue
-            ranks = (_rank(a), _rank(b))
-            if None in ranks or ranks[0] == ranks[1]:
+            rank_a, rank_b = _rank(a), _rank(b)
+            if rank_a is None or rank_b is None or rank_a == rank_b:
                 continue
-            found.append((a, b) if ranks[0] < ranks[1] else (b, a))
+            found.append((a, b) if rank_a < rank_b else (b, a))
     if not found or len({first["card"] for first, _ in found}) != 1:
         return None
     first, then = found[0]

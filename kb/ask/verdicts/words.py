@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Set as AbstractSet
 from functools import cache
 
 from ingest.text import CJK_RUN, fold, stem, words
@@ -225,8 +226,8 @@ def required_words(
             continue  # "two", "OCG": a count or a ruleset, read on their own
         if is_everyday_verb(word) and not lexicon().actions(word):
             continue  # "want", "bring": what is asked of the subject, which rules word otherwise
-        forms = set(synonyms().get(stem(word), {stem(word)}))
-        out.append(Narrowing(forms) if start in narrowing else forms)
+        same = set(synonyms().get(stem(word), {stem(word)}))
+        out.append(Narrowing(same) if start in narrowing else same)
     return out
 
 
@@ -257,7 +258,7 @@ def holds(sentence_stems: set[str], required: list[set[str]]) -> bool:
     return all(named.holds(sentence_stems, options) for options in required)
 
 
-def other_kind(question: str, clause: str, skip: set[str]) -> bool:
+def other_kind(question: str, clause: str, skip: AbstractSet[str]) -> bool:
     """The clause speaks of another kind of a thing the question names: a word both hold is
     narrowed by a different word before it in each ("heal triggers" for "critical trigger"),
     and neither text holds the other's narrowing word. ``skip``: function and cue words,
@@ -273,7 +274,7 @@ def other_kind(question: str, clause: str, skip: set[str]) -> bool:
     )
 
 
-def _before_each(text: str, skip: set[str]) -> dict[str, set[str]]:
+def _before_each(text: str, skip: AbstractSet[str]) -> dict[str, set[str]]:
     """Each content word's stem to the stems of the content words right before it (numbers
     and function words narrow nothing)."""
     tokens = words(fold(text))

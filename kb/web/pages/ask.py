@@ -11,15 +11,13 @@ kb.pages.
 from __future__ import annotations
 
 import re
-import sqlite3
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from ingest.text import has_diacritics
 
-from ...ask import ask as ask_question
 from ...lexicon.phrasebook import named_phrases, phrase_language
 from ...lookups.labels import language_name
-from ...store.db import first
 from ..urls import (
     ask_url,
     card_search_url,
@@ -33,29 +31,30 @@ from ..urls import (
 )
 from .extras import rule_extras
 
+if TYPE_CHECKING:
+    from ...api import KnowledgeBase
+
 ASK_LIMIT = 5
 ASK_MAX = 20
 # "1. Start of the Damage Step": a step that numbers itself, in a list that numbers it again.
 
 
-def _card(conn: sqlite3.Connection, name: str, game: str) -> dict[str, Any]:
+def _card(kb: KnowledgeBase, name: str, game: str) -> dict[str, Any]:
     """A card named in an answer, with its page when the name is a card's (it always should)."""
-    row = first(conn, "card_named", name=name, game=game)
+    row = kb.row("card_named", name=name, game=game)
     return {"name": name, "url": card_url(row["id"]) if row else card_search_url(name, game)}
 
 
-def _timing(conn: sqlite3.Connection, timing: dict[str, Any] | None) -> dict[str, Any] | None:
+def _timing(kb: KnowledgeBase, timing: dict[str, Any] | None) -> dict[str, Any] | None:
     """The answer's timing window, with its box on the chart."""
     if not timing:
         return None
-    node = first(conn, "timing_node_place", id=timing["id"])
+    node = kb.row("timing_node_place", id=timing["id"])
     url = timing_url(node["game"], node["ruleset"], node["id"]) if node else None
     return {**timing, "url": url}
 
 
-def _answer(
-    conn: sqlite3.Connection, answer: dict[str, Any] | None, game: str
-) -> dict[str, Any] | None:
+def _answer(kb: KnowledgeBase, answer: dict[str, Any] | None, game: str) -> dict[str, Any] | None:
     if answer is None:
         return None
     cited = [s["id"] for s in answer["sources"]] + [
@@ -64,7 +63,7 @@ def _answer(
     because = answer.get("because") or []
     conflicts = answer.get("conflicts") or []
     cited += [b["rule"] for b in because] + [c["rule"] for g in conflicts for c in g]
-    sources = rule_sources(conn, cited)
+    sources = rule_sources(kb, cited)
 
     def fact(b: dict[str, Any]) -> dict[str, Any]:
         return {
@@ -83,18 +82,18 @@ def _answer(
             {"text": n["text"], "rules": [{"id": r, "url": rule_url(r)} for r in n["rules"]]}
             for n in answer["nuances"]
         ],
-        "timing": _timing(conn, answer["timing"]),
-        "cards": [_card(conn, name, game) for name in answer["cards"]],
+        "timing": _timing(kb, answer["timing"]),
+        "cards": [_card(kb, name, game) for name in answer["cards"]],
         "ruling_url": rule_url(answer["ruling_id"]) if answer.get("ruling_id") else None,
     }
 
 
-def _fold_versions(conn: sqlite3.Connection, hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _fold_versions(kb: KnowledgeBase, hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Current versions first: a passage of a superseded rulebook whose current version is
     also a passage is folded into it ("also in 7.0"), and one that kb.ask chose to stand for
     identical texts (its ``also``) gives its place to the current one; one whose current
     version is not shown stays, marked, with a link to the current wording (extras)."""
-    extras = rule_extras(conn, [h["id"] for h in hits])
+    extras = rule_extras(kb, [h["id"] for h in hits])
     shown = {h["id"] for h in hits}
     folded: dict[str, list[dict[str, Any]]] = {}
     kept = []
@@ -105,7 +104,7 @@ def _fold_versions(conn: sqlite3.Connection, hits: list[dict[str, Any]]) -> list
             folded.setdefault(current["id"], []).append(older)
             continue
         if current and current.get("id") in [a["id"] for a in h["also"]]:
-            cite = rule_sources(conn, [current["id"]]).get(current["id"])
+            cite = rule_sources(kb, [current["id"]]).get(current["id"])
             h = {**h, "id": current["id"], "cite": cite or unknown_rule(current["id"])}
             h["also"] = [a for a in h["also"] if a["id"] != current["id"]]
             folded.setdefault(current["id"], []).append(older)
@@ -115,12 +114,12 @@ def _fold_versions(conn: sqlite3.Connection, hits: list[dict[str, Any]]) -> list
     return kept
 
 
-def _hit(conn: sqlite3.Connection, hit: dict[str, Any], cite: dict[str, Any]) -> dict[str, Any]:
+def _hit(kb: KnowledgeBase, hit: Mapping[str, Any], cite: dict[str, Any]) -> dict[str, Any]:
     return {
         **hit,
         "cite": cite,
-        "timing": _timing(conn, hit["timing"]),
-        "cards": [_card(conn, name, hit["game"]) for name in hit["cards"]],
+        "timing": _timing(kb, hit["timing"]),
+        "cards": [_card(kb, name, hit["game"]) for name in hit["cards"]],
         "also": [{"id": a, "url": rule_url(a)} for a in hit["also"]],
         "translations": [{**t, "url": rule_url(t["id"])} for t in hit["translations"]],
         "shown_translation": {
@@ -142,7 +141,7 @@ def _replace_first(text: str, typed: str, name: str) -> str:
 
 
 def _ambiguous(
-    conn: sqlite3.Connection, q: str, understood: dict[str, Any], game: str, lang: str
+    kb: KnowledgeBase, q: str, understood: dict[str, Any], game: str, lang: str
 ) -> list[dict[str, Any]]:
     """Each name that could mean several cards, with each card's page and the question asked
     again with that card's full name."""
@@ -150,7 +149,7 @@ def _ambiguous(
     for a in understood.get("ambiguous") or []:
         choices = []
         for name in a["candidates"]:
-            card = _card(conn, name, understood.get("game") or game)
+            card = _card(kb, name, understood.get("game") or game)
             choices.append(
                 {**card, "ask_url": ask_url(_replace_first(q, a["typed"], name), game, lang)}
             )
@@ -159,7 +158,7 @@ def _ambiguous(
 
 
 def ask(
-    conn: sqlite3.Connection, q: str, *, game: str = "", lang: str = "", limit: int = ASK_LIMIT
+    kb: KnowledgeBase, q: str, *, game: str = "", lang: str = "", limit: int = ASK_LIMIT
 ) -> dict[str, Any]:
     """The answer to ``q`` as kb.ask gives it (``confident`` false when nothing matched), with
     links; without a question, just the form."""
@@ -181,21 +180,21 @@ def ask(
         "warnings": [],
         "extras": {},
         "search_url": search_url(q, game, lang),
-        "form": search_form(conn),
+        "form": search_form(kb),
     }
     if not q:
         return out
     # The question's language from the names it uses: "tinh toan thiet hai" is the
     # Vietnamese name of a moment, without its accents (kb.ask reads accentless text as
     # English). It is the passages' preferred language unless the form says another.
-    read_as = phrase_language(named_phrases(conn, q))
-    result = ask_question(conn, q, game=game, lang=lang or read_as, limit=limit)
+    read_as = phrase_language(named_phrases(kb.conn, q))
+    result = kb.ask(q, game=game, lang=lang or read_as, limit=limit)
     understood = result["understood"]
     question_lang = read_as if understood.get("lang") == "en" and read_as else understood["lang"]
     card_game = game or understood.get("game") or ""
-    sources = rule_sources(conn, [h["id"] for h in result["hits"]])
-    hits = [_hit(conn, h, sources.get(h["id"]) or unknown_rule(h["id"])) for h in result["hits"]]
-    hits = _fold_versions(conn, hits)
+    sources = rule_sources(kb, [h["id"] for h in result["hits"]])
+    hits = [_hit(kb, h, sources.get(h["id"]) or unknown_rule(h["id"])) for h in result["hits"]]
+    hits = _fold_versions(kb, hits)
     out.update(
         understood=understood,
         question_lang=question_lang,
@@ -205,11 +204,11 @@ def ask(
         if read_as and (understood.get("lang") != read_as or not has_diacritics(q))
         else None,
         confident=result["confident"],
-        answer=_answer(conn, result["answer"], card_game),
+        answer=_answer(kb, result["answer"], card_game),
         not_covered=result.get("not_covered"),
         warnings=result.get("warnings") or [],
         hits=hits,
-        extras=rule_extras(conn, [h["id"] for h in hits]),
-        ambiguous=_ambiguous(conn, q, understood, game, lang),
+        extras=rule_extras(kb, [h["id"] for h in hits]),
+        ambiguous=_ambiguous(kb, q, understood, game, lang),
     )
     return out

@@ -9,11 +9,10 @@ provenance, era and file:line. Re-exported by kb.pages.
 
 from __future__ import annotations
 
-import sqlite3
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-from ...lookups.cards import card_view, find_card
-from ...store.db import run
+from ...lookups.cards import find_card
 from ..urls import (
     card_search_url,
     card_url,
@@ -24,6 +23,9 @@ from ..urls import (
     unknown_rule,
 )
 from .extras import notes_of, rule_extras
+
+if TYPE_CHECKING:
+    from ...api import KnowledgeBase
 
 # How a card's data fields (card_facts.field) read on its page.
 FIELD_LABELS = {
@@ -51,18 +53,18 @@ ALIAS_KINDS = {
 }
 
 
-def card_links(conn: sqlite3.Connection, rule_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+def card_links(kb: KnowledgeBase, rule_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
     """Rule id -> the cards that rule names (``ruling_cards``, found by the build), each with
     its page and every name it goes by, so the rule text can link the name as it is written.
 
     Rules that name no card are left out. Never a fuzzy guess: only what the build matched.
     """
-    mentions = run(conn, "card_mentions", ids=rule_ids)
+    mentions = kb.rows("card_mentions", ids=rule_ids)
     if not mentions:
         return {}
     names: dict[str, list[str]] = {}
     card_ids = sorted({m["id"] for m in mentions})
-    for row in run(conn, "card_alias_names", cards=card_ids):
+    for row in kb.rows("card_alias_names", cards=card_ids):
         names.setdefault(row["card"], []).append(row["alias"])
     out: dict[str, list[dict[str, Any]]] = {}
     for m in mentions:
@@ -102,16 +104,16 @@ def _ruling(ruling: dict[str, Any], source: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def card(conn: sqlite3.Connection, card_id: str) -> dict[str, Any] | None:
+def card(kb: KnowledgeBase, card_id: str) -> dict[str, Any] | None:
     """A card: names, data, restriction-list entries, curated notes (a warning when rulings
     changed) and rulings grouped by timing window, each linking to its place on the chart."""
-    view = card_view(conn, card_id)
+    view = kb.card_view(card_id)
     if view is None:
         return None
     rule_ids = [f["rule"] for f in view["facts"]] + [x["rule"] for x in view["restrictions"]]
     rule_ids += [r["id"] for g in view["rulings_by_timing"] for r in g["rulings"]]
-    sources = rule_sources(conn, rule_ids)
-    groups = []
+    sources = rule_sources(kb, rule_ids)
+    groups: list[dict[str, Any]] = []
     for g in view["rulings_by_timing"]:
         groups.append(
             {
@@ -123,7 +125,7 @@ def card(conn: sqlite3.Connection, card_id: str) -> dict[str, Any] | None:
             }
         )
     ruling_ids = [r["id"] for g in groups for r in g["rulings"]]
-    extras = rule_extras(conn, ruling_ids)
+    extras = rule_extras(kb, ruling_ids)
     for x in extras.values():  # this card's own note is the page's warning
         x["notes"] = [n for n in x["notes"] if n["card"] != view["id"]]
     return {
@@ -172,19 +174,19 @@ def card(conn: sqlite3.Connection, card_id: str) -> dict[str, Any] | None:
         "rulings_by_timing": groups,
         "cards": {
             rule: [c for c in cards if c["id"] != view["id"]]
-            for rule, cards in card_links(conn, ruling_ids).items()
+            for rule, cards in card_links(kb, ruling_ids).items()
         },
     }
 
 
-def _candidate(c: dict[str, Any]) -> dict[str, Any]:
+def _candidate(c: Mapping[str, Any]) -> dict[str, Any]:
     return {**c, "url": card_url(c["id"])}
 
 
-def card_index(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+def card_index(kb: KnowledgeBase) -> list[dict[str, Any]]:
     """Every card, grouped by game, for the card lookup without a name."""
     games: dict[str, dict[str, Any]] = {}
-    for row in run(conn, "cards_index"):
+    for row in kb.rows("cards_index"):
         game = games.setdefault(
             row["game"], {"id": row["game"], "name": row["game_name"], "cards": []}
         )
@@ -192,7 +194,7 @@ def card_index(conn: sqlite3.Connection) -> list[dict[str, Any]]:
     return list(games.values())
 
 
-def card_search(conn: sqlite3.Connection, q: str, game: str = "") -> dict[str, Any]:
+def card_search(kb: KnowledgeBase, q: str, game: str = "") -> dict[str, Any]:
     """The card lookup: ``card`` (with ``exact``) when one card is meant, ``candidates`` when
     several are close (``ambiguous``), neither when nothing is ("found" false: a 404).
 
@@ -213,9 +215,9 @@ def card_search(conn: sqlite3.Connection, q: str, game: str = "") -> dict[str, A
         "index": [],
     }
     if not q:
-        out["index"] = card_index(conn)
+        out["index"] = card_index(kb)
         return out
-    match = find_card(conn, q, game=game)
+    match = find_card(kb.conn, q, game=game)
     out.update(
         card=_candidate(match.card) if match.card else None,
         exact=match.exact,

@@ -4,24 +4,22 @@ row per source rule, with the translation checks) and ``/compare/<document>/diff
 (the word diff of two translations of one rule).
 
 Built on kb.lookups.compare (rows aligned by the build, checks of translation quality) and
-kb.lookups.variantdiff (the word diff of two translations). A source rule translated by two sentences
-has both in its cell; a translation the aligner found no source for gets a row of its own with
-an empty source cell. Re-exported by kb.pages.
+kb.lookups.variantdiff (the word diff of two translations). A source rule translated by two
+sentences has both in its cell; a translation the aligner found no source for gets a row of its
+own with an empty source cell. Re-exported by kb.pages.
 """
 
 from __future__ import annotations
 
-import sqlite3
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from ingest import worddiff
 
-from ...lookups.compare import compare as compare_rows
 from ...lookups.compare import resolve_document
 from ...lookups.labels import authority
-from ...lookups.variantdiff import variant_diff as diff_variants
-from ...store.db import KbError, first, run
+from ...store.db import KbError
 from ..urls import (
     anchor,
     cite,
@@ -34,14 +32,17 @@ from ..urls import (
 )
 from .extras import rule_extras
 
+if TYPE_CHECKING:
+    from ...api import KnowledgeBase
+
 # Worst first: a row takes the class of its worst check.
 SEVERITIES = ("error", "warning", "info")
 
 
-def compare_index(conn: sqlite3.Connection) -> dict[str, Any]:
+def compare_index(kb: KnowledgeBase) -> dict[str, Any]:
     """The documents that have translation variants, each with its comparison page."""
     docs = []
-    for row in run(conn, "translated_documents"):
+    for row in kb.rows("translated_documents"):
         variants = sorted(set(row.pop("variants").split(",")))
         docs.append(
             {
@@ -56,14 +57,14 @@ def compare_index(conn: sqlite3.Connection) -> dict[str, Any]:
     return {"documents": docs}
 
 
-def compare_targets(conn: sqlite3.Connection, ref: str) -> tuple[str, list[str]] | None:
+def compare_targets(kb: KnowledgeBase, ref: str) -> tuple[str, list[str]] | None:
     """The source document a ref names, and the variants it asks for: an id or file name of a
     source document (no variants: all), or the id of one translation (only that variant)."""
-    row = first(conn, "document_translation", document=ref)
+    row = kb.row("document_translation", document=ref)
     if row is not None and row["translation_of"]:
         return row["translation_of"], [row["variant"]]
     try:
-        return resolve_document(conn, ref), []
+        return resolve_document(kb.conn, ref), []
     except KbError:
         return None
 
@@ -103,7 +104,7 @@ def _rule(rule_id: str, rules: dict[str, dict[str, Any]], **extra: Any) -> dict[
 
 def _table_row(
     n: int,
-    row: dict[str, Any],
+    row: Mapping[str, Any],
     document: str,
     variants: list[str],
     rules: dict[str, dict[str, Any]],
@@ -112,7 +113,7 @@ def _table_row(
     word diff of the first two variants when both have text."""
     source_ids = row["source"]["id"].split() if row["source"] else []
     checks = [{**c, "rule_url": rule_url(c["rule"])} for c in row["checks"]]
-    cells = []
+    cells: list[dict[str, Any]] = []
     for variant in variants:
         targets = row["targets"].get(variant, [])
         mine = [c for c in checks if c["variant"] == variant]
@@ -203,7 +204,7 @@ def jump_target(data: dict[str, Any], text: str) -> str | None:
 
 
 def compare(
-    conn: sqlite3.Connection,
+    kb: KnowledgeBase,
     ref: str,
     variants: list[str] | None = None,
     section: str = "",
@@ -213,18 +214,18 @@ def compare(
     named), optionally only one section's rows (``section``: its slug) or only the rows with
     translation checks. None when ``ref`` is no source document or a variant it names does
     not exist."""
-    target = compare_targets(conn, ref)
+    target = compare_targets(kb, ref)
     if target is None:
         return None
     document, implied = target
-    family = run(conn, "compare_family", document=document)
+    family = kb.rows("compare_family", document=document)
     source, translations = family[0], family[1:]
     known = [t["variant"] for t in translations]
     wanted = list(dict.fromkeys(variants or implied)) or known
     if any(v not in known for v in wanted):
         return None
-    rules = {r["id"]: r for r in run(conn, "family_rules", document=document)}
-    rows = compare_rows(conn, document, wanted) if translations else []
+    rules = {r["id"]: r for r in kb.rows("family_rules", document=document)}
+    rows = kb.compare(document, wanted) if translations else []
     table = [_table_row(n, r, document, wanted, rules) for n, r in enumerate(rows, 1)]
     counts = {s: sum(1 for r in table if r["severity"] == s) for s in SEVERITIES}
     sections = _sections(table, rules)
@@ -247,7 +248,7 @@ def compare(
         # The table shows translations itself: a rule's extras here are its notes and glosses.
         "extras": {
             k: v
-            for k, v in rule_extras(conn, ids).items()
+            for k, v in rule_extras(kb, ids).items()
             if v["notes"] or v["glosses"] or v["current"]
         },
         "document": _document_column(source) | {"game": source["game"], "rules": source["rules"]},
@@ -282,7 +283,7 @@ def _translation(t: Any, rules: dict[str, dict[str, Any]]) -> dict[str, Any]:
 
 
 def variant_diff(
-    conn: sqlite3.Connection, document: str, rule_id: str, left: str = "", right: str = ""
+    kb: KnowledgeBase, document: str, rule_id: str, left: str = "", right: str = ""
 ) -> dict[str, Any]:
     """Two translations of source rule ``rule_id`` word by word (kb.lookups.variantdiff): what only
     the left one says is deleted, what only the right one says is inserted.
@@ -290,13 +291,13 @@ def variant_diff(
     Raises KbError (the route answers 404 with its message) for a rule that is not a source
     rule of ``document`` or has fewer than two translations.
     """
-    target = compare_targets(conn, document)
+    target = compare_targets(kb, document)
     if target is None or not rule_id.startswith(target[0] + ":"):
         raise KbError(f"{rule_id} is not a rule of source document {document!r}")
     document = target[0]
-    diff = diff_variants(conn, rule_id, left or None, right or None)
-    rules = {r["id"]: r for r in run(conn, "family_rules", document=document)}
-    family = run(conn, "compare_family", document=document)
+    diff = kb.variant_diff(rule_id, left or None, right or None)
+    rules = {r["id"]: r for r in kb.rows("family_rules", document=document)}
+    family = kb.rows("compare_family", document=document)
     return {
         "document": _document_column(family[0]),
         "source": _rule(rule_id, rules),

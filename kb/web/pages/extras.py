@@ -16,19 +16,20 @@ shows the same things next to each rule:
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...lookups.labels import authority, language_name
-from ...store.db import run
 from ..urls import card_url, rule_url
+
+if TYPE_CHECKING:
+    from ...api import KnowledgeBase
 
 # Old versions followed at most this far (a rulebook with this many versions is not expected).
 MAX_HOPS = 10
 
 
-def _current(conn: sqlite3.Connection, docs: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def _current(kb: KnowledgeBase, docs: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """Rule id (of a superseded rulebook) -> the same rule in the current version."""
     old = [rid for rid, d in docs.items() if d["superseded_by"]]
     out: dict[str, Any] = {}
@@ -38,8 +39,7 @@ def _current(conn: sqlite3.Connection, docs: dict[str, dict[str, Any]]) -> dict[
             break
         nxt: dict[str, str] = {}
         found = {
-            row["rule"]: row
-            for row in run(conn, "current_versions", ids=list(set(follow.values())))
+            row["rule"]: row for row in kb.rows("current_versions", ids=list(set(follow.values())))
         }
         for start, at in follow.items():
             row = found.get(at)
@@ -60,7 +60,7 @@ def _current(conn: sqlite3.Connection, docs: dict[str, dict[str, Any]]) -> dict[
         # Stop where the rule reached a current document.
         still = {
             r["id"]
-            for r in run(conn, "rules_documents", ids=list(nxt.values()))
+            for r in kb.rows("rules_documents", ids=list(nxt.values()))
             if r["superseded_by"]
         }
         follow = {s: a for s, a in nxt.items() if a in still}
@@ -69,8 +69,7 @@ def _current(conn: sqlite3.Connection, docs: dict[str, dict[str, Any]]) -> dict[
             continue
         row = next(
             iter(
-                run(
-                    conn,
+                kb.rows(
                     "rule_in_document",
                     document=docs[rid]["superseded_by"],
                     number=docs[rid]["number"],
@@ -90,7 +89,7 @@ def _current(conn: sqlite3.Connection, docs: dict[str, dict[str, Any]]) -> dict[
     return out
 
 
-def rule_extras(conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+def rule_extras(kb: KnowledgeBase, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
     """Rule id -> its notes, glosses, translations and current version (see the module)."""
     wanted = list(dict.fromkeys(i for i in ids if i))
     if not wanted:
@@ -102,7 +101,7 @@ def rule_extras(conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, dict[
             rid, {"notes": [], "glosses": [], "translations": [], "current": None}
         )
 
-    for row in run(conn, "rule_card_notes", ids=wanted):
+    for row in kb.rows("rule_card_notes", ids=wanted):
         entry(row["rule"])["notes"].append(
             {
                 "card": row["id"],
@@ -111,7 +110,7 @@ def rule_extras(conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, dict[
                 "note": row["notes"],
             }
         )
-    for row in run(conn, "rules_glosses", ids=wanted):
+    for row in kb.rows("rules_glosses", ids=wanted):
         entry(row["rule"])["glosses"].append(
             {
                 "lang": row["lang"],
@@ -122,7 +121,7 @@ def rule_extras(conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, dict[
                 "provenance_label": authority("gloss"),
             }
         )
-    for row in run(conn, "rules_translations", ids=wanted):
+    for row in kb.rows("rules_translations", ids=wanted):
         entry(row["rule"])["translations"].append(
             {
                 "id": row["id"],
@@ -133,8 +132,8 @@ def rule_extras(conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, dict[
                 "provenance": row["provenance"],
             }
         )
-    docs = {row["id"]: row for row in run(conn, "rules_documents", ids=wanted)}
-    for rid, current in _current(conn, docs).items():
+    docs = {row["id"]: row for row in kb.rows("rules_documents", ids=wanted)}
+    for rid, current in _current(kb, docs).items():
         entry(rid)["current"] = current
     return out
 

@@ -10,24 +10,24 @@ terms (the curated glossary or the rulebooks' own definitions): nothing here kno
 from __future__ import annotations
 
 import json
-import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...lookups.labels import authority, language_name
-from ...search import search as ranked_search
-from ...store.db import first, run
 from ..urls import game_url, glossary_url, rule_url, search_url, section_url, term_url
 from .extras import notes_of, rule_extras
+
+if TYPE_CHECKING:
+    from ...api import KnowledgeBase
 
 ALL = "all"
 # Rules listed on a term's page (the rest: a full-text search away).
 TERM_RULES = 30
 
 
-def _game(conn: sqlite3.Connection, game: str) -> dict[str, Any] | None:
+def _game(kb: KnowledgeBase, game: str) -> dict[str, Any] | None:
     if game == ALL:
         return {"id": ALL, "name": "All games", "url": glossary_url(ALL)}
-    row = first(conn, "game", game=game)
+    row = kb.row("game", game=game)
     if row is None:
         return None
     return {"id": row["id"], "name": row["name"], "url": glossary_url(row["id"])}
@@ -44,22 +44,22 @@ def _term_item(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def glossary_index(conn: sqlite3.Connection) -> dict[str, Any]:
+def glossary_index(kb: KnowledgeBase) -> dict[str, Any]:
     """Every game with a glossary, and the terms of each."""
     games = []
-    for g in run(conn, "form_games"):
-        terms = [_term_item(t) for t in run(conn, "glossary_terms", game=g["id"])]
+    for g in kb.rows("form_games"):
+        terms = [_term_item(t) for t in kb.rows("glossary_terms", game=g["id"])]
         if terms:
             games.append({**g, "url": glossary_url(g["id"]), "terms": terms})
     return {"games": games}
 
 
-def glossary_game(conn: sqlite3.Connection, game: str) -> dict[str, Any] | None:
+def glossary_game(kb: KnowledgeBase, game: str) -> dict[str, Any] | None:
     """A game's terms in alphabetical order, grouped by first letter."""
-    g = _game(conn, game)
+    g = _game(kb, game)
     if g is None:
         return None
-    rows = run(conn, "glossary_terms", game="" if game == ALL else game)
+    rows = kb.rows("glossary_terms", game="" if game == ALL else game)
     letters: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         letters.setdefault(row["en"][:1].upper(), []).append(_term_item(row))
@@ -71,10 +71,10 @@ def glossary_game(conn: sqlite3.Connection, game: str) -> dict[str, Any] | None:
     }
 
 
-def _renderings(conn: sqlite3.Connection, term: str, en: str) -> list[dict[str, Any]]:
+def _renderings(kb: KnowledgeBase, term: str, en: str) -> list[dict[str, Any]]:
     """Each language's renderings with counts per document, the preferred first."""
     counts: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for row in run(conn, "glossary_counts", term=term):
+    for row in kb.rows("glossary_counts", term=term):
         counts.setdefault((row["lang"], row["text"]), []).append(
             {
                 "document": row["document"],
@@ -104,7 +104,7 @@ def _renderings(conn: sqlite3.Connection, term: str, en: str) -> list[dict[str, 
         )
 
     add("en", en, True)
-    for row in run(conn, "glossary_renderings", term=term):
+    for row in kb.rows("glossary_renderings", term=term):
         add(row["lang"], row["text"], bool(row["preferred"]), row["note"] or "")
     for (lang, text), docs in counts.items():  # counted forms the curated list does not name
         if docs:
@@ -115,10 +115,10 @@ def _renderings(conn: sqlite3.Connection, term: str, en: str) -> list[dict[str, 
     return order
 
 
-def glossary_term(conn: sqlite3.Connection, game: str, term: str) -> dict[str, Any] | None:
+def glossary_term(kb: KnowledgeBase, game: str, term: str) -> dict[str, Any] | None:
     """One term: definitions, renderings with counts, and the rules that use it."""
-    row = first(conn, "glossary_term", term=term)
-    g = _game(conn, game)
+    row = kb.row("glossary_term", term=term)
+    g = _game(kb, game)
     if row is None or g is None or (game != ALL and row["game"] not in ("*", game)):
         return None
     forms = json.loads(row["forms"] or "[]")
@@ -132,9 +132,9 @@ def glossary_term(conn: sqlite3.Connection, game: str, term: str) -> dict[str, A
             else rule_url(d["id"]),
             "permalink": rule_url(d["id"]),
         }
-        for d in run(conn, "term_definitions", names=names, game=in_game)
+        for d in kb.rows("term_definitions", names=names, game=in_game)
     ]
-    hits = ranked_search(conn, row["en"], game=in_game, limit=TERM_RULES)
+    hits = kb.search(row["en"], game=in_game, limit=TERM_RULES)
     rules = [
         {
             "id": h["id"],
@@ -154,7 +154,7 @@ def glossary_term(conn: sqlite3.Connection, game: str, term: str) -> dict[str, A
         }
         for h in hits
     ]
-    extras = rule_extras(conn, [r["id"] for r in rules])
+    extras = rule_extras(kb, [r["id"] for r in rules])
     return {
         "term": {
             "id": row["id"],
@@ -166,7 +166,7 @@ def glossary_term(conn: sqlite3.Connection, game: str, term: str) -> dict[str, A
         },
         "game": g,
         "definitions": definitions,
-        "languages": _renderings(conn, row["id"], row["en"]),
+        "languages": _renderings(kb, row["id"], row["en"]),
         "rules": rules,
         "extras": extras,
         "notes": notes_of(extras),
@@ -175,13 +175,13 @@ def glossary_term(conn: sqlite3.Connection, game: str, term: str) -> dict[str, A
     }
 
 
-def term_links(conn: sqlite3.Connection, games: list[str]) -> dict[str, dict[str, str]]:
+def term_links(kb: KnowledgeBase, games: list[str]) -> dict[str, dict[str, str]]:
     """Game -> {a term as the rules write it: its glossary page}, for linking terms in rule
     text. Only terms the glossary writes with a capital (Graveyard, Chase Area, Damage Step):
     the game's own words, not everyday ones a glossary also lists (card, turn, attack)."""
     from ...lexicon.vocabulary import load_vocabulary
 
-    vocab = load_vocabulary(conn)
+    vocab = load_vocabulary(kb.conn)
     out: dict[str, dict[str, str]] = {}
     for game in dict.fromkeys(games):
         names: dict[str, str] = {}

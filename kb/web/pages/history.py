@@ -1,15 +1,15 @@
 """Versions of a rulebook: ``/diff`` (the compared pairs), ``/diff/<old>/<new>?kind=`` (what
 changed, filterable by kind) and ``/history/<rule id or number>`` (what each version says).
 
-Built on kb.lookups.history, which reads the ``rule_changes`` the build wrote: the counts are the same
-as ``kb diff``'s, a moved rule links to its place in both versions, and a reworded one shows
-the full word diff. Re-exported by kb.pages.
+Built on kb.lookups.history, which reads the ``rule_changes`` the build wrote: the counts are
+the same as ``kb diff``'s, a moved rule links to its place in both versions, and a reworded one
+shows the full word diff. Re-exported by kb.pages.
 """
 
 from __future__ import annotations
 
-import sqlite3
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from ingest.worddiff import as_dicts
@@ -19,13 +19,15 @@ from ...lookups.history import (
     changes,
     compared_pairs,
     find_document,
-    rule_history,
     summary,
     text_diff,
 )
 from ...lookups.labels import authority
-from ...store.db import KbError, run
+from ...store.db import KbError
 from ..urls import diff_url, document_url, history_url, rule_sources, unknown_rule
+
+if TYPE_CHECKING:
+    from ...api import KnowledgeBase
 
 # What ``kb diff`` lists when no kind is asked for.
 DEFAULT_KINDS = tuple(k for k in KINDS if k != "unchanged")
@@ -34,12 +36,12 @@ DEFAULT_KINDS = tuple(k for k in KINDS if k != "unchanged")
 PAGE_CHANGES = 100
 
 
-def diff_index(conn: sqlite3.Connection) -> dict[str, Any]:
+def diff_index(kb: KnowledgeBase) -> dict[str, Any]:
     """The version pairs the build compared, each with its diff page."""
     return {
         "pairs": [
             {**p, "url": diff_url(p["old_document"], p["new_document"])}
-            for p in compared_pairs(conn)
+            for p in compared_pairs(kb.conn)
         ]
     }
 
@@ -62,7 +64,7 @@ def _side(
     }
 
 
-def _change(row: dict[str, Any], cites: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def _change(row: Mapping[str, Any], cites: dict[str, dict[str, Any]]) -> dict[str, Any]:
     changed = row["kind"] in ("reworded", "moved")
     return {
         "id": row["id"],
@@ -75,24 +77,24 @@ def _change(row: dict[str, Any], cites: dict[str, dict[str, Any]]) -> dict[str, 
     }
 
 
-def _documents(conn: sqlite3.Connection, ids: list[str]) -> dict[str, dict[str, Any]]:
+def _documents(kb: KnowledgeBase, ids: list[str]) -> dict[str, dict[str, Any]]:
     return {
         d["id"]: {
             **d,
             "url": document_url(d["id"]),
             "provenance_label": authority(d["provenance"]),
         }
-        for d in run(conn, "documents_by_id", documents=ids)
+        for d in kb.rows("documents_by_id", documents=ids)
     }
 
 
 def _chapters(
-    conn: sqlite3.Connection, rows: list[dict[str, Any]]
+    kb: KnowledgeBase, rows: Sequence[Mapping[str, Any]]
 ) -> tuple[dict[int, str], list[dict[str, Any]]]:
     """Each change's chapter (the top-level section of its new rule, else its old one) and
     the chapters in order with their counts of changes."""
     ids = [r["new_rule"] or r["old_rule"] for r in rows]
-    where = {row["rule"]: row for row in run(conn, "rules_chapters", ids=ids)}
+    where = {row["rule"]: row for row in kb.rows("rules_chapters", ids=ids)}
     of: dict[int, str] = {}
     chapters: dict[str, dict[str, Any]] = {}
     for r in rows:
@@ -114,7 +116,7 @@ def _chapters(
 
 
 def diff(
-    conn: sqlite3.Connection,
+    kb: KnowledgeBase,
     old: str,
     new: str,
     kinds: list[str] | None = None,
@@ -128,18 +130,18 @@ def diff(
     Raises KbError (the route answers 404 with its message) for a pair the build did not
     compare or an unknown kind.
     """
-    old_id, new_id = find_document(conn, old), find_document(conn, new)
+    old_id, new_id = find_document(kb.conn, old), find_document(kb.conn, new)
     wanted = tuple(dict.fromkeys(kinds or DEFAULT_KINDS))
-    rows = changes(conn, old_id, new_id, wanted)
-    chapter_of, chapters = _chapters(conn, rows)
+    rows = changes(kb.conn, old_id, new_id, wanted)
+    chapter_of, chapters = _chapters(kb, rows)
     matching = len(rows)
     if chapter:
         rows = [r for r in rows if chapter_of[r["id"]] == chapter]
     elif len(rows) > PAGE_CHANGES and not kinds:
         rows = []
-    cites = rule_sources(conn, (r[side] for r in rows for side in ("old_rule", "new_rule")))
-    facts = summary(conn, old_id, new_id)
-    docs = _documents(conn, [old_id, new_id])
+    cites = rule_sources(kb, (r[side] or "" for r in rows for side in ("old_rule", "new_rule")))
+    facts = summary(kb.conn, old_id, new_id)
+    docs = _documents(kb, [old_id, new_id])
     return {
         "old": docs[old_id],
         "new": docs[new_id],
@@ -174,17 +176,17 @@ def _with_chapter(url: str, chapter: str) -> str:
     return url + ("&" if "?" in url else "?") + urlencode({"chapter": chapter})
 
 
-def history(conn: sqlite3.Connection, ref: str) -> dict[str, Any] | None:
+def history(kb: KnowledgeBase, ref: str) -> dict[str, Any] | None:
     """Each rule ``ref`` names (an id, or a number that may name different rules in different
     versions) through every compared version, oldest first, with the word diff against the
     version before. None when no compared document has such a rule."""
     try:
-        histories = rule_history(conn, ref)
+        histories = kb.history(ref)
     except KbError:
         return None
     ids = [e["rule"] for chain in histories for e in chain if e["rule"]]
-    cites = rule_sources(conn, ids)
-    docs = _documents(conn, list(dict.fromkeys(e["document"] for c in histories for e in c)))
+    cites = rule_sources(kb, ids)
+    docs = _documents(kb, list(dict.fromkeys(e["document"] or "" for c in histories for e in c)))
     out = []
     for chain in histories:
         entries, previous = [], None
@@ -192,7 +194,7 @@ def history(conn: sqlite3.Connection, ref: str) -> dict[str, Any] | None:
             entries.append(
                 {
                     **e,
-                    "document_info": docs.get(e["document"]),
+                    "document_info": docs.get(e["document"] or ""),
                     "cite": cites.get(e["rule"]) if e["rule"] else None,
                     "segments": _segments(previous, e["text"]),
                 }

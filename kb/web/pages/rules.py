@@ -6,16 +6,14 @@ JSON, rendered to HTML by a template), or None when the thing asked for does not
 
 from __future__ import annotations
 
-import sqlite3
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from ...lexicon.phrasebook import named_phrases
 from ...lookups.cards import find_card
 from ...lookups.labels import authority
 from ...lookups.rules import rule_view
 from ...search import exact_rules, expansions
-from ...search import search as ranked_search
-from ...store.db import column, first, run
 from ..html import cited_numbers
 from ..urls import (
     anchor,
@@ -42,6 +40,9 @@ from .extras import notes_of, rule_extras
 from .history import diff_index
 from .timing import trees as timing_trees
 
+if TYPE_CHECKING:
+    from ...api import KnowledgeBase
+
 SEARCH_LIMIT = 20
 SEARCH_MAX = 100
 
@@ -63,25 +64,25 @@ def _section_ref(document: str, row: dict[str, Any] | None) -> dict[str, Any] | 
 # Pages
 
 
-def home(conn: sqlite3.Connection) -> dict[str, Any]:
+def home(kb: KnowledgeBase) -> dict[str, Any]:
     """Home: the games that have documents (each with its timing charts), what the corpus
     holds (documents, languages, rules), search, ask and the card lookup, and the translations
     and versions that can be compared."""
-    games = run(conn, "games_overview")
-    charts = timing_trees(conn)
+    games = kb.rows("games_overview")
+    charts = timing_trees(kb)
     for g in games:
         g["languages"] = sorted((g.pop("langs") or "").split(","))
         g["url"] = game_url(g["id"])
         g["timing"] = [t for t in charts if t["game"] == g["id"]]
-    languages = run(conn, "languages")
+    languages = kb.rows("languages")
     for lang in languages:
         lang["name"] = language_name(lang["lang"])
     return {
-        "totals": first(conn, "totals"),
+        "totals": kb.row("totals"),
         "games": games,
         "languages": languages,
-        "by_game_language": run(conn, "stats"),
-        "search": search_form(conn),
+        "by_game_language": kb.rows("stats"),
+        "search": search_form(kb),
         "links": {
             "ask": ask_url(),
             "cards": card_search_url(),
@@ -89,16 +90,16 @@ def home(conn: sqlite3.Connection) -> dict[str, Any]:
             "compare": compare_url(),
             "diff": diff_url(),
         },
-        "compare": compare_index(conn)["documents"],
-        "diffs": diff_index(conn)["pairs"],
+        "compare": compare_index(kb)["documents"],
+        "diffs": diff_index(kb)["pairs"],
     }
 
 
-def _toc(conn: sqlite3.Connection, document: str) -> dict[str, Any]:
+def _toc(kb: KnowledgeBase, document: str) -> dict[str, Any]:
     """A document's sections as a tree under its root section (slug ``top``)."""
     nodes: dict[str, dict[str, Any]] = {}
     root: dict[str, Any] | None = None
-    for row in run(conn, "toc", document=document):
+    for row in kb.rows("toc", document=document):
         node = {
             "number": row["number"],
             "title": row["title"],
@@ -128,16 +129,16 @@ def _document_info(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def superseded(conn: sqlite3.Connection, doc: dict[str, Any], slug: str = "") -> dict | None:
+def superseded(kb: KnowledgeBase, doc: dict[str, Any], slug: str = "") -> dict | None:
     """For a document a newer version replaces: that version, and the same section in it
     (same slug) when it has one."""
     newer = doc.get("superseded_by")
     if not newer:
         return None
-    row = first(conn, "document", document=newer)
+    row = kb.row("document", document=newer)
     if row is None:
         return None
-    same = slug and first(conn, "section", id=f"{newer}:{slug}")
+    same = slug and kb.row("section", id=f"{newer}:{slug}")
     return {
         "document": newer,
         "title": row["title"],
@@ -148,11 +149,11 @@ def superseded(conn: sqlite3.Connection, doc: dict[str, Any], slug: str = "") ->
     }
 
 
-def machine_banner(conn: sqlite3.Connection, doc: dict[str, Any]) -> dict | None:
+def machine_banner(kb: KnowledgeBase, doc: dict[str, Any]) -> dict | None:
     """For a machine-translated document: what it translates (when the corpus has it)."""
     if doc["provenance"] != "machine":
         return None
-    original = first(conn, "document", document=doc["translation_of"] or "")
+    original = kb.row("document", document=doc["translation_of"] or "")
     return {
         "label": authority("machine"),
         "original": {"title": original["title"], "url": document_url(original["id"])}
@@ -161,9 +162,7 @@ def machine_banner(conn: sqlite3.Connection, doc: dict[str, Any]) -> dict | None
     }
 
 
-def _variants(
-    conn: sqlite3.Connection, doc: dict[str, Any], slug: str = ""
-) -> list[dict[str, Any]]:
+def _variants(kb: KnowledgeBase, doc: dict[str, Any], slug: str = "") -> list[dict[str, Any]]:
     """The document's original and its translation variants, the current one marked.
 
     With ``slug``, each links to the section with the same slug when that variant has one,
@@ -172,7 +171,7 @@ def _variants(
     """
     out = []
     original = doc["translation_of"] or doc["id"]
-    for row in run(conn, "section_variants", original=original, slug=slug):
+    for row in kb.rows("section_variants", original=original, slug=slug):
         same = bool(slug and row["section_slug"])
         out.append(
             {
@@ -191,14 +190,14 @@ def _variants(
     return out
 
 
-def game(conn: sqlite3.Connection, game_id: str) -> dict[str, Any] | None:
+def game(kb: KnowledgeBase, game_id: str) -> dict[str, Any] | None:
     """A game: its documents grouped by language, then variant, each with its contents."""
-    g = first(conn, "game", game=game_id)
+    g = kb.row("game", game=game_id)
     if g is None:
         return None
     g["url"] = game_url(g["id"])
     groups: dict[str, dict[str, Any]] = {}
-    for row in run(conn, "documents", game=game_id):
+    for row in kb.rows("documents", game=game_id):
         lang = groups.setdefault(
             row["lang"],
             {"lang": row["lang"], "name": language_name(row["lang"]), "variants": {}},
@@ -207,25 +206,25 @@ def game(conn: sqlite3.Connection, game_id: str) -> dict[str, Any] | None:
             row["variant"], {"variant": row["variant"], "documents": []}
         )
         doc = _document_info({**row, "game": game_id})
-        doc["toc"] = _toc(conn, row["id"])
+        doc["toc"] = _toc(kb, row["id"])
         variant["documents"].append(doc)
     languages = [{**lang, "variants": list(lang["variants"].values())} for lang in groups.values()]
     return {"game": g, "languages": languages}
 
 
-def document(conn: sqlite3.Connection, document_id: str) -> dict[str, Any] | None:
+def document(kb: KnowledgeBase, document_id: str) -> dict[str, Any] | None:
     """A document's table of contents, with its source, provenance and variants."""
-    row = first(conn, "document", document=document_id)
+    row = kb.row("document", document=document_id)
     if row is None:
         return None
     doc = _document_info(row)
     return {
         "game": {"id": row["game"], "name": row["game_name"], "url": game_url(row["game"])},
         "document": doc,
-        "superseded": superseded(conn, doc),
-        "machine": machine_banner(conn, doc),
-        "variants": _variants(conn, doc),
-        "toc": _toc(conn, document_id),
+        "superseded": superseded(kb, doc),
+        "machine": machine_banner(kb, doc),
+        "variants": _variants(kb, doc),
+        "toc": _toc(kb, document_id),
     }
 
 
@@ -245,77 +244,77 @@ def _rule_item(rule: dict[str, Any], document: dict[str, Any]) -> dict[str, Any]
     }
 
 
-def section(conn: sqlite3.Connection, document_id: str, slug: str) -> dict[str, Any] | None:
+def section(kb: KnowledgeBase, document_id: str, slug: str) -> dict[str, Any] | None:
     """A section: its rules (each with anchor, permalink, provenance, era, source line), its
     subsections, breadcrumbs, neighbours, the same section in the other variants, the cards
     each rule names (``cards``: rule id -> cards, see ``card_links``) and whether the document
     has other versions (``versioned``: each rule then links to its history)."""
-    row = first(conn, "document", document=document_id)
-    sec = first(conn, "section", id=f"{document_id}:{slug}")
+    row = kb.row("document", document=document_id)
+    sec = kb.row("section", id=f"{document_id}:{slug}")
     if row is None or sec is None:
         return None
     doc = _document_info(row)
-    rules = [_rule_item(r, doc) for r in run(conn, "section_rules", id=sec["id"])]
+    rules = [_rule_item(r, doc) for r in kb.rows("section_rules", id=sec["id"])]
     texts = [r["text"] for r in rules]
     numbers = list(dict.fromkeys(n for t in texts for n in cited_numbers(t)))
     references = {
         r["number"]: section_url(document_id, r["slug"], anchor(r["id"], document_id))
-        for r in run(conn, "cited_rules", document=document_id, numbers=numbers)
+        for r in kb.rows("cited_rules", document=document_id, numbers=numbers)
     }
     sec["url"] = section_url(document_id, slug)
-    extras = rule_extras(conn, [r["id"] for r in rules])
+    extras = rule_extras(kb, [r["id"] for r in rules])
     return {
         "game": {"id": row["game"], "name": row["game_name"], "url": game_url(row["game"])},
         "document": doc,
-        "superseded": superseded(conn, doc, slug),
-        "machine": machine_banner(conn, doc),
+        "superseded": superseded(kb, doc, slug),
+        "machine": machine_banner(kb, doc),
         "section": sec,
         "extras": extras,
         "notes": notes_of(extras),
         "breadcrumbs": [
             _section_ref(document_id, a)
-            for a in run(conn, "section_ancestors", id=sec["id"])
+            for a in kb.rows("section_ancestors", id=sec["id"])
             if a["slug"] != "top"
         ],
         "children": [
-            _section_ref(document_id, c) for c in run(conn, "section_children", id=sec["id"])
+            _section_ref(document_id, c) for c in kb.rows("section_children", id=sec["id"])
         ],
         "rules": rules,
         "references": references,
-        "cards": card_links(conn, [r["id"] for r in rules]),
-        "versioned": bool(column(conn, "document_versioned", document=document_id)[0]),
-        "variants": _variants(conn, doc, slug),
+        "cards": card_links(kb, [r["id"] for r in rules]),
+        "versioned": bool(kb.values("document_versioned", document=document_id)[0]),
+        "variants": _variants(kb, doc, slug),
         "previous": _section_ref(
-            document_id, first(conn, "section_previous", document=document_id, ord=sec["ord"])
+            document_id, kb.row("section_previous", document=document_id, ord=sec["ord"])
         ),
         "next": _section_ref(
-            document_id, first(conn, "section_next", document=document_id, ord=sec["ord"])
+            document_id, kb.row("section_next", document=document_id, ord=sec["ord"])
         ),
     }
 
 
-def rule_place(conn: sqlite3.Connection, rule_id: str) -> str | None:
+def rule_place(kb: KnowledgeBase, rule_id: str) -> str | None:
     """Where a rule's permalink leads: its section page, with the rule's anchor."""
-    row = first(conn, "rule_place", id=rule_id)
+    row = kb.row("rule_place", id=rule_id)
     if row is None:
         return None
     return section_url(row["document"], row["slug"], anchor(row["id"], row["document"]))
 
 
-def rule(conn: sqlite3.Connection, ref: str) -> dict[str, Any] | None:
+def rule(kb: KnowledgeBase, ref: str) -> dict[str, Any] | None:
     """A rule permalink: ``ref`` is a full id (``fow-cr-8.01:105.3a``) or a bare rule number.
 
     A full id gives that rule (``place`` is where the permalink redirects). A bare number gives
     every rule with that number, one per document and version (``choices``): which one a
     judge meant is a result to show, not a guess to make.
     """
-    place = rule_place(conn, ref)
+    place = rule_place(kb, ref)
     if place is not None:
-        view = rule_view(conn, ref) or {}
+        view: Mapping[str, Any] = rule_view(kb.conn, ref) or {}
         return {"rule": {**view, "url": rule_url(ref)}, "place": place, "choices": []}
     if ":" in ref:
         return None
-    choices = run(conn, "rule_choices", number=ref.rstrip("."))
+    choices = kb.rows("rule_choices", number=ref.rstrip("."))
     if not choices:
         return None
     for c in choices:
@@ -326,7 +325,7 @@ def rule(conn: sqlite3.Connection, ref: str) -> dict[str, Any] | None:
     return {"rule": None, "place": None, "number": ref, "choices": choices}
 
 
-def search_target(conn: sqlite3.Connection, q: str, game: str = "") -> dict[str, Any] | None:
+def search_target(kb: KnowledgeBase, q: str, game: str = "") -> dict[str, Any] | None:
     """The one page a search names exactly, opened instead of a list of results: a rule by id,
     a rule number (its current version; several rulebooks have it: the list of them), a card
     by any of its names, a glossary term or a moment of a timing chart by any of theirs.
@@ -334,22 +333,22 @@ def search_target(conn: sqlite3.Connection, q: str, game: str = "") -> dict[str,
     text = " ".join(q.split())
     if not text:
         return None
-    exact = exact_rules(conn, text, game=game)
+    exact = exact_rules(kb.conn, text, game=game)
     current = [r for r in exact if not r["superseded_by"]]
     rules = [r for r in exact if r["id"] == text] or current or exact
     if rules:
         if len(rules) == 1:
             return {"kind": "rule", "id": rules[0]["id"], "url": rule_url(rules[0]["id"])}
         return {"kind": "rules", "id": text, "url": rule_url(text.rstrip("."))}
-    match = find_card(conn, text, game=game)
+    match = find_card(kb.conn, text, game=game)
     if match.card and match.exact:
         return {"kind": "card", "id": match.card["id"], "url": card_url(match.card["id"])}
-    for phrase in named_phrases(conn, text):
+    for phrase in named_phrases(kb.conn, text):
         if phrase["typed"].casefold() != text.casefold():
             continue
         for named in phrase["ids"]:
             if named["kind"] == "term":
-                term = first(conn, "glossary_term", term=named["id"])
+                term = kb.row("glossary_term", term=named["id"])
                 if term and (not game or term["game"] in ("*", game)):
                     return {
                         "kind": "term",
@@ -358,7 +357,7 @@ def search_target(conn: sqlite3.Connection, q: str, game: str = "") -> dict[str,
                     }
         for named in phrase["ids"]:
             if named["kind"] == "timing":
-                node = first(conn, "timing_node_place", id=named["id"])
+                node = kb.row("timing_node_place", id=named["id"])
                 if node and (not game or node["game"] == game):
                     url = tree_url(f"{node['game']}/{node['ruleset']}", node["id"])
                     return {"kind": "timing", "id": node["id"], "url": url}
@@ -366,7 +365,7 @@ def search_target(conn: sqlite3.Connection, q: str, game: str = "") -> dict[str,
 
 
 def search(
-    conn: sqlite3.Connection,
+    kb: KnowledgeBase,
     q: str,
     *,
     game: str = "",
@@ -381,19 +380,23 @@ def search(
     q = q.strip()
     limit = max(1, min(limit, SEARCH_MAX))
     versions = "all" if versions == "all" else "current"
-    hits = ranked_search(conn, q, game=game, lang=lang, limit=limit, versions=versions) if q else []
-    places = {r["id"]: r["slug"] for r in run(conn, "rule_places", ids=[h["id"] for h in hits])}
-    for h in hits:
-        h["url"] = section_url(
-            h["document"], places.get(h["id"], "top"), anchor(h["id"], h["document"])
-        )
-        h["permalink"] = rule_url(h["id"])
-        h["provenance_label"] = authority(h["provenance"])
-        h["source"] = f"{h['file']}:{h['line_start']}"
-        h["document_url"] = document_url(h["document"])
-        for a in h["also_in"]:
-            a["url"] = rule_url(a["id"])
-    extras = rule_extras(conn, [h["id"] for h in hits])
+    found = kb.search(q, game=game, lang=lang, limit=limit, versions=versions) if q else []
+    places = {r["id"]: r["slug"] for r in kb.rows("rule_places", ids=[h["id"] for h in found])}
+    hits: list[dict[str, Any]] = [
+        {
+            **h,
+            "url": section_url(
+                h["document"], places.get(h["id"], "top"), anchor(h["id"], h["document"])
+            ),
+            "permalink": rule_url(h["id"]),
+            "provenance_label": authority(h["provenance"]),
+            "source": f"{h['file']}:{h['line_start']}",
+            "document_url": document_url(h["document"]),
+            "also_in": [{**a, "url": rule_url(a["id"])} for a in h["also_in"]],
+        }
+        for h in found
+    ]
+    extras = rule_extras(kb, [h["id"] for h in hits])
     return {
         "q": q,
         "game": game,
@@ -404,13 +407,13 @@ def search(
         "only_old": bool(hits) and versions == "current" and all(h["superseded_by"] for h in hits),
         "expanded": [
             {"typed": e["typed"], "as": e["as"], "kind": e["kind"], "id": e["id"]}
-            for e in (expansions(conn, q) if q else [])
+            for e in (expansions(kb.conn, q) if q else [])
         ],
-        "target": search_target(conn, q, game) if q else None,
+        "target": search_target(kb, q, game) if q else None,
         "extras": extras,
         "notes": notes_of(extras),
         "all_versions_url": search_url_all(q, game, lang),
-        "form": search_form(conn),
+        "form": search_form(kb),
     }
 
 

@@ -6,15 +6,16 @@ and sections from two indexed queries.
 
 from __future__ import annotations
 
-import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ingest.text import fold, words
 
 from ...lexicon.vocabulary import load_vocabulary
 from ...search import RULE_NUMBER
-from ...store.db import run
 from ..urls import card_url, rule_url, section_url, term_url
+
+if TYPE_CHECKING:
+    from ...api import KnowledgeBase
 
 LIMIT = 8
 # Fewer letters than this suggest nothing but rule numbers (one letter matches everything).
@@ -30,11 +31,11 @@ def _rank(key: str, wanted: str) -> int | None:
     return 2 if wanted in key else None
 
 
-def suggest(conn: sqlite3.Connection, q: str, limit: int = LIMIT) -> dict[str, Any]:
+def suggest(kb: KnowledgeBase, q: str, limit: int = LIMIT) -> dict[str, Any]:
     text = " ".join(q.split())
     out: list[tuple[tuple[int, int, str], dict[str, Any]]] = []
     if RULE_NUMBER.fullmatch(text) or (":" in text and " " not in text):
-        for r in run(conn, "suggest_rules", prefix=text.rstrip("."), limit=limit):
+        for r in kb.rows("suggest_rules", prefix=text.rstrip("."), limit=limit):
             label = f"{r['number'] or r['id']} · {r['document_title']}"
             out.append(
                 (
@@ -50,7 +51,7 @@ def suggest(conn: sqlite3.Connection, q: str, limit: int = LIMIT) -> dict[str, A
             )
     wanted = " ".join(words(fold(text)))
     if len(wanted) >= MIN_LETTERS:
-        vocab = load_vocabulary(conn)
+        vocab = load_vocabulary(kb.conn)
         seen: set[str] = set()
         for c in vocab.cards:
             rank = _rank(c["key"], wanted)
@@ -84,7 +85,7 @@ def suggest(conn: sqlite3.Connection, q: str, limit: int = LIMIT) -> dict[str, A
                         },
                     )
                 )
-        for s in run(conn, "suggest_sections"):
+        for s in kb.rows("suggest_sections"):
             rank = _rank(" ".join(words(fold(s["title"]))), wanted)
             if rank is not None:
                 label = f"{s['number']} {s['title']}".strip()

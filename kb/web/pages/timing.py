@@ -1,20 +1,21 @@
 """Timing charts: ``/timing`` (every game), ``/timing/<game>`` (its rulesets, or its only chart)
 and ``/timing/<game>/<ruleset>`` (the phase -> step -> sub-step chart of one ruleset).
 
-Built on kb.lookups.timing (``timing_tree``: nodes with their names in every language, the properties
-the rules state about each moment and the rules citing them; ``node_rules``). Each node's box
-on the chart has its id as anchor, so a card ruling or an answer can point at "During damage
-calculation" on the right chart. The rules of each moment are listed under the chart. A game
-whose corpus describes no timing (Vanguard) gets a page that says so. Re-exported by kb.pages.
+Built on kb.lookups.timing (``timing_tree``: nodes with their names in every language, the
+properties the rules state about each moment and the rules citing them; ``node_rules``). Each
+node's box on the chart has its id as anchor, so a card ruling or an answer can point at
+"During damage calculation" on the right chart. The rules of each moment are listed under the
+chart. A game whose corpus describes no timing (Vanguard) gets a page that says so. Re-exported
+by kb.pages.
 """
 
 from __future__ import annotations
 
-import sqlite3
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-from ...lookups.timing import game_id, node_rules, timing_tree
-from ...store.db import KbError, first, run
+from ...lookups.timing import node_rules
+from ...store.db import KbError
 from ..urls import (
     anchor,
     game_url,
@@ -26,6 +27,9 @@ from ..urls import (
     unknown_rule,
 )
 from .extras import notes_of, rule_extras
+
+if TYPE_CHECKING:
+    from ...api import KnowledgeBase
 
 # What a ruleset id means, for a reader ("*": the game has one set of rules).
 RULESET_NAMES = {"tcg": "TCG", "ocg": "OCG (Japan and Asia)", "*": "All formats"}
@@ -39,16 +43,16 @@ def _tree(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def trees(conn: sqlite3.Connection, game: str = "") -> list[dict[str, Any]]:
+def trees(kb: KnowledgeBase, game: str = "") -> list[dict[str, Any]]:
     """The timing charts there are (of one game, or all), each with its URL."""
-    return [_tree(row) for row in run(conn, "timing_charts", game=game)]
+    return [_tree(row) for row in kb.rows("timing_charts", game=game)]
 
 
-def timing_index(conn: sqlite3.Connection) -> dict[str, Any]:
+def timing_index(kb: KnowledgeBase) -> dict[str, Any]:
     """Every game and its charts; a game without one is listed as such."""
-    charts = trees(conn)
+    charts = trees(kb)
     games = []
-    for g in search_form(conn)["games"]:
+    for g in search_form(kb)["games"]:
         games.append(
             {
                 **g,
@@ -60,9 +64,9 @@ def timing_index(conn: sqlite3.Connection) -> dict[str, Any]:
     return {"games": games}
 
 
-def _resolve_game(conn: sqlite3.Connection, game: str) -> dict[str, Any] | None:
+def _resolve_game(kb: KnowledgeBase, game: str) -> dict[str, Any] | None:
     try:
-        row = first(conn, "game", game=game_id(conn, game))
+        row = kb.row("game", game=kb.game_id(game))
     except KbError:
         return None
     if row is None:
@@ -71,15 +75,15 @@ def _resolve_game(conn: sqlite3.Connection, game: str) -> dict[str, Any] | None:
     return {"id": gid, "name": row["name"], "url": game_url(gid), "timing_url": timing_url(gid)}
 
 
-def timing_game(conn: sqlite3.Connection, game: str) -> dict[str, Any] | None:
+def timing_game(kb: KnowledgeBase, game: str) -> dict[str, Any] | None:
     """A game's charts: ``trees`` (none for a game whose corpus describes no timing)."""
-    g = _resolve_game(conn, game)
+    g = _resolve_game(kb, game)
     if g is None:
         return None
-    return {"game": g, "trees": trees(conn, g["id"])}
+    return {"game": g, "trees": trees(kb, g["id"])}
 
 
-def _names(node: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
+def _names(node: Mapping[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
     """A node's other English names, and its names in other languages, without repeats."""
     english = list(dict.fromkeys(n["text"] for n in node["names"].get("en", [])))
     other = [
@@ -117,7 +121,7 @@ def _cite_label(source: dict[str, Any]) -> str:
     )
 
 
-def _node(node: dict[str, Any], game: str, ruleset: str) -> dict[str, Any]:
+def _node(node: Mapping[str, Any], game: str, ruleset: str) -> dict[str, Any]:
     """A box of the chart: names, properties with their citing rules, children in order."""
     also, other = _names(node)
     return {
@@ -144,10 +148,10 @@ def _walk(nodes: list[dict[str, Any]], path: tuple[str, ...] = ()) -> list[tuple
     return out
 
 
-def _moments(conn: sqlite3.Connection, nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _moments(kb: KnowledgeBase, nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each node's rules, in the chart's order, each with where it comes from."""
-    walked = [(n, path, node_rules(conn, n["id"])) for n, path in _walk(nodes)]
-    sources = rule_sources(conn, (r["id"] for _, _, rules in walked for r in rules))
+    walked = [(n, path, node_rules(kb.conn, n["id"])) for n, path in _walk(nodes)]
+    sources = rule_sources(kb, (r["id"] for _, _, rules in walked for r in rules))
     return [
         {
             "id": n["id"],
@@ -164,24 +168,24 @@ def _moments(conn: sqlite3.Connection, nodes: list[dict[str, Any]]) -> list[dict
     ]
 
 
-def timing(conn: sqlite3.Connection, game: str, ruleset: str) -> dict[str, Any] | None:
+def timing(kb: KnowledgeBase, game: str, ruleset: str) -> dict[str, Any] | None:
     """One chart: its boxes (``nodes``, nested) and the rules of each moment (``moments``)."""
-    g = _resolve_game(conn, game)
+    g = _resolve_game(kb, game)
     if g is None:
         return None
-    tree = next((t for t in trees(conn, g["id"]) if t["ruleset"] == ruleset.lower()), None)
+    tree = next((t for t in trees(kb, g["id"]) if t["ruleset"] == ruleset.lower()), None)
     if tree is None:
         return None
-    roots = [r for r in timing_tree(conn, g["id"], ruleset) if r["tree"] == tree["id"]]
+    roots = [r for r in kb.timing(g["id"], ruleset) if r["tree"] == tree["id"]]
     nodes = [_node(r, g["id"], ruleset) for r in roots]
-    moments = _moments(conn, nodes)
-    extras = rule_extras(conn, [r["id"] for m in moments for r in m["rules"]])
+    moments = _moments(kb, nodes)
+    extras = rule_extras(kb, [r["id"] for m in moments for r in m["rules"]])
     return {
         "extras": extras,
         "notes": notes_of(extras),
         "game": g,
         "tree": tree,
-        "rulesets": trees(conn, g["id"]),
+        "rulesets": trees(kb, g["id"]),
         "nodes": nodes,
         "moments": moments,
     }

@@ -7,22 +7,23 @@ same rule as ``/doc/fow-cr-8.01/105#105.4``; each section heading links to its o
 
 from __future__ import annotations
 
-import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...store.db import first, run
 from ..urls import anchor, game_url, rule_url, section_url
 from .extras import notes_of, rule_extras
 from .rules import _document_info, machine_banner, superseded
 
+if TYPE_CHECKING:
+    from ...api import KnowledgeBase
 
-def whole_document(conn: sqlite3.Connection, document_id: str) -> dict[str, Any] | None:
-    row = first(conn, "document", document=document_id)
+
+def whole_document(kb: KnowledgeBase, document_id: str) -> dict[str, Any] | None:
+    row = kb.row("document", document=document_id)
     if row is None:
         return None
     doc = _document_info(row)
     by_section: dict[str, list[dict[str, Any]]] = {}
-    for r in run(conn, "document_rules", document=document_id):
+    for r in kb.rows("document_rules", document=document_id):
         by_section.setdefault(r["section"], []).append(
             {
                 **r,
@@ -31,7 +32,7 @@ def whole_document(conn: sqlite3.Connection, document_id: str) -> dict[str, Any]
             }
         )
     sections = []
-    for s in run(conn, "toc", document=document_id):
+    for s in kb.rows("toc", document=document_id):
         sections.append(
             {
                 "id": s["id"],
@@ -44,12 +45,12 @@ def whole_document(conn: sqlite3.Connection, document_id: str) -> dict[str, Any]
                 "rules": by_section.get(s["id"], []),
             }
         )
-    extras = rule_extras(conn, [r["id"] for rs in by_section.values() for r in rs])
+    extras = rule_extras(kb, [r["id"] for rs in by_section.values() for r in rs])
     return {
         "game": {"id": row["game"], "name": row["game_name"], "url": game_url(row["game"])},
         "document": doc,
-        "superseded": superseded(conn, doc),
-        "machine": machine_banner(conn, doc),
+        "superseded": superseded(kb, doc),
+        "machine": machine_banner(kb, doc),
         "sections": sections,
         "extras": extras,
         "notes": notes_of(extras),
