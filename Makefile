@@ -2,7 +2,7 @@
 PY := .venv/bin/python
 KB := .venv/bin/kb
 
-.PHONY: install test lint format build serve bench bench-public clean
+.PHONY: install test test-unit lint format build serve bench bench-public clean
 
 install:
 	python3.11 -m venv .venv && .venv/bin/pip install -q -e '.[test]'
@@ -10,8 +10,12 @@ install:
 test:
 	$(PY) -m pytest
 
+# The unit tier (about 80 s here): run it on every change; `make test` adds the system tier.
+test-unit:
+	$(PY) -m pytest -m "not system"
+
 lint:
-	.venv/bin/ruff check . && .venv/bin/ruff format --check .
+	.venv/bin/ruff check . && .venv/bin/ruff format --check . && .venv/bin/mypy
 
 format:
 	.venv/bin/ruff format . && .venv/bin/ruff check --fix .

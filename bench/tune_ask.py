@@ -29,8 +29,8 @@ def features(
     from kb.ask.rank import rank
     from kb.ask.retrieve import gather
     from kb.ask.understand import understand
-    from kb.lexicon.vocabulary import load_vocabulary
     from kb.store.db import connect
+    from kb.store.vocabulary import load_vocabulary
 
     conn = connect(db)
     vocab = load_vocabulary(conn)

@@ -6,7 +6,7 @@ A file starts with ``-- title:`` and ``-- description:`` comment lines;
 parameters are named (``:q``, ``:game``; a list is passed as JSON and read with
 ``json_each(coalesce(nullif(:ids, ''), '[]'))``); user search text goes through
 ``kb_match(:q)``, a SQL function that turns it into a safe FTS5 expression (kb.store.db,
-with kb.lexicon.fts).
+with kb.store.fts).
 ``kb.store.db`` runs them (``run``, ``first``, ``column``, ``execute``). The few writes of
 ``kb build`` outside kb/store/ (``meta_store``) are queries too, never published.
 """

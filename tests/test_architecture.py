@@ -15,6 +15,52 @@ MODULES = modules()
 GRAPH = imports(MODULES)
 
 
+def _module_of(path: str) -> str:
+    """``kb/store/`` -> ``kb.store``; ``kb/types.py`` -> ``kb.types``; ``kb/__init__.py`` ->
+    ``kb``."""
+    return path.strip("/").removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+
+
+def _layers() -> list[tuple[list[str], list[str], list[str]]]:
+    """ARCHITECTURE.md's layer table: (the layer's paths, may import, never imports), each as
+    module prefixes."""
+    text = (REPO / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    table = text.split("## The layers and what may import what", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in table.splitlines():
+        cells = line.split(" | ")
+        if len(cells) != 3 or not cells[0].startswith("| `"):
+            continue
+        # Paths in parentheses are explanations, not entries.
+        cells = [re.sub(r"\([^)]*\)", "", c) for c in cells]
+        paths = [[_module_of(p) for p in re.findall(r"`([\w/.]+(?:/|\.py))`", c)] for c in cells]
+        rows.append((paths[0], paths[1], paths[2]))
+    return rows
+
+
+def _owner(module: str, prefixes: list[str]) -> str | None:
+    """The longest of ``prefixes`` that ``module`` is (or is inside), if any."""
+    found = [p for p in prefixes if module == p or module.startswith(p + ".")]
+    return max(found, key=len) if found else None
+
+
+def test_every_import_is_one_the_architecture_table_allows() -> None:
+    layers = _layers()
+    assert len(layers) >= 10, "ARCHITECTURE.md's layer table was not found"
+    by_path = {path: (allowed, never) for paths, allowed, never in layers for path in paths}
+    broken = []
+    for module, targets in GRAPH.items():
+        layer = _owner(module, list(by_path))
+        assert layer is not None, f"{module} is in no layer of ARCHITECTURE.md's table"
+        allowed, never = by_path[layer]
+        for target in sorted(targets):
+            if _owner(target, list(by_path)) == layer:
+                continue
+            if _owner(target, never) or not _owner(target, allowed):
+                broken.append(f"{module} -> {target} (layer {layer})")
+    assert not broken, broken
+
+
 def test_ingest_imports_nothing_from_kb() -> None:
     upward = sorted(
         f"{a} -> {b}"

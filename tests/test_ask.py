@@ -494,7 +494,7 @@ def test_everyday_english_is_no_subject_the_knowledge_base_lacks(conn: sqlite3.C
     ("digimon"), not when it is everyday English ("since", "friend")."""
     from kb.ask.understand import understand
     from kb.ask.verdicts.asked import Asked
-    from kb.lexicon.vocabulary import load_vocabulary
+    from kb.store.vocabulary import load_vocabulary
 
     def unknown(question: str) -> list[str]:
         return Asked(conn, understand(conn, question, load_vocabulary(conn))).unknown
@@ -511,7 +511,7 @@ def test_what_a_how_many_question_counts(conn: sqlite3.Connection) -> None:
     from kb.ask.understand import understand
     from kb.ask.verdicts.asked import Asked
     from kb.ask.verdicts.quantity import _concepts, _counted
-    from kb.lexicon.vocabulary import load_vocabulary
+    from kb.store.vocabulary import load_vocabulary
 
     u = understand(conn, "FoW: what's the maximum number of cards in a main deck?",
                    load_vocabulary(conn))  # fmt: skip
@@ -525,7 +525,7 @@ def test_a_year_or_an_article_is_no_count(conn: sqlite3.Connection) -> None:
     from kb.ask.understand import understand
     from kb.ask.verdicts.asked import Asked
     from kb.ask.verdicts.statement import _counts
-    from kb.lexicon.vocabulary import load_vocabulary
+    from kb.store.vocabulary import load_vocabulary
 
     def counts(question: str) -> bool:
         u = understand(conn, question, load_vocabulary(conn))
@@ -559,7 +559,7 @@ def test_a_question_read_as_a_hurried_judge_types_it(conn: sqlite3.Connection) -
     the rules hold in another inflection ("initiated": "initiate") is no unknown subject."""
     from kb.ask.understand import understand
     from kb.ask.verdicts.asked import Asked
-    from kb.lexicon.vocabulary import load_vocabulary
+    from kb.store.vocabulary import load_vocabulary
 
     def asked(question: str) -> Asked:
         return Asked(conn, understand(conn, question, load_vocabulary(conn)))
@@ -619,7 +619,7 @@ def test_the_asking_clause_after_a_dash_names_the_subject(conn: sqlite3.Connecti
     the monster the situation names: no verdict on what a monster may activate then."""
     from kb.ask.understand import understand
     from kb.ask.verdicts.asked import Asked
-    from kb.lexicon.vocabulary import load_vocabulary
+    from kb.store.vocabulary import load_vocabulary
 
     question = (
         "ocg: set monster gets attacked and flipped before damage calc - "
@@ -711,7 +711,7 @@ def test_a_number_a_word_labels_is_no_count(conn: sqlite3.Connection) -> None:
     question states no count; "a 39-card main deck" and "2 Magic Cylinder" do."""
     from kb.ask.understand import understand
     from kb.ask.verdicts.asked import stated_numbers
-    from kb.lexicon.vocabulary import load_vocabulary
+    from kb.store.vocabulary import load_vocabulary
 
     def numbers(question: str) -> list[int]:
         return [n for _, n, _ in stated_numbers(understand(conn, question, load_vocabulary(conn)))]

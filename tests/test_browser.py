@@ -26,7 +26,8 @@ from kb.web.serve import running_site
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
-pytestmark = pytest.mark.browser
+# A real Chromium against a real server: the system tier.
+pytestmark = [pytest.mark.system, pytest.mark.browser]
 
 REPO = Path(__file__).resolve().parents[1]
 XSS_CORPUS = Path(__file__).parent / "fixtures" / "xss_corpus"

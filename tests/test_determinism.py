@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.system  # whole builds under different hash seeds
+
 REPO = Path(__file__).resolve().parents[1]
 SEEDS = (1, 2)
 

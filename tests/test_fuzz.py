@@ -25,6 +25,8 @@ from kb.search import search
 from kb.web.offload import stop_workers
 from kb.web.serve import make_datasette
 
+pytestmark = pytest.mark.system  # thousands of generated inputs
+
 REPO = Path(__file__).resolve().parents[1]
 FIXED = settings(
     derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck)

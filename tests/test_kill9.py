@@ -12,6 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.system  # builds killed with SIGKILL while they write
+
 REPO = Path(__file__).resolve().parents[1]
 
 

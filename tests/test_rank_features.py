@@ -16,7 +16,7 @@ from kb.ask.question import typed_spans
 from kb.ask.rank import weights
 from kb.ask.retrieve import forms_of
 from kb.ask.understand import understand
-from kb.lexicon.vocabulary import load_vocabulary
+from kb.store.vocabulary import load_vocabulary
 
 CASES = read_cases(Path(__file__).parent / "fixtures" / "ask" / "features.txt")
 ROW_DEFAULTS: dict[str, Any] = {

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from cluster import HAPROXY, drive, running_cluster
+
+pytestmark = pytest.mark.system  # three servers behind HAProxy, one killed
 
 PATHS = ["/", "/search?q=damage+step&all=1", "/ask?q=honest+vs+honest", "/card/honest", "/kb/rules"]
 

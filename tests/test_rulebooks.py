@@ -442,7 +442,7 @@ def test_a_word_of_one_game_that_another_uses_decides_nothing(
     rb: sqlite3.Connection, question: str, game: str | None
 ) -> None:
     from kb.ask.understand import understand
-    from kb.lexicon.vocabulary import load_vocabulary
+    from kb.store.vocabulary import load_vocabulary
 
     assert understand(rb, question, load_vocabulary(rb)).game == game
 

@@ -12,8 +12,8 @@ import pytest
 from run_kb import run_kb
 
 from ingest.text import fold, has_diacritics, index_form
-from kb.lexicon.fts import fts_query
 from kb.search import search
+from kb.store.fts import fts_query
 
 
 def test_fold_removes_all_vietnamese_marks_including_d() -> None:

@@ -13,7 +13,7 @@ from fixture_files import Case, read_cases
 from understand_summary import summary
 
 from kb.ask.understand import PASS_NAMES, PASSES, run_passes
-from kb.lexicon.vocabulary import load_vocabulary
+from kb.store.vocabulary import load_vocabulary
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ask" / "passes"
 WRITES = {name: fields for name, _, fields in PASSES}

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.system  # the wheel installed in a fresh venv
+
 REPO = Path(__file__).resolve().parents[1]
 
 

@@ -6,8 +6,8 @@ import sqlite3
 from typing import Any
 
 from ..lexicon.phrases import Span
-from ..lexicon.vocabulary import Vocabulary
 from ..lexicon.words import Token
+from ..store.vocabulary import Vocabulary
 from .question import Understood
 
 

@@ -11,9 +11,9 @@ import sqlite3
 
 from ingest.text import stem
 
-from ..lexicon.vocabulary import Vocabulary
 from ..lexicon.words import stopwords
 from ..store.db import column, run
+from ..store.vocabulary import Vocabulary
 
 
 def correct(conn: sqlite3.Connection, text: str, vocab: Vocabulary) -> tuple[str, dict[str, str]]:

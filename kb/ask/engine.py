@@ -12,11 +12,11 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from ..lexicon.vocabulary import load_vocabulary
 from ..limits import cap
 from ..lookups.timing import node_path
 from ..store import datafiles
 from ..store.db import first, run
+from ..store.vocabulary import load_vocabulary
 from .answers import compose
 from .answers.verdict import not_covered, verdict_answer
 from .collapse import collapse

@@ -15,9 +15,9 @@ from typing import Any
 from ingest.text import CJK_RUN, find_whole_word, fold, words, writing_language
 
 from ..lexicon.phrases import fuzzy_timing, match_phrases, spans_free
-from ..lexicon.vocabulary import Vocabulary
 from ..lexicon.words import query_data, stopwords, tokens, vs_words
 from ..store.db import run
+from ..store.vocabulary import Vocabulary
 from .cardnames import CardFinder
 from .context import Context
 from .correct import correct

@@ -12,9 +12,9 @@ from typing import Any
 from ingest.text import fold, folded_words
 
 from ..lexicon.phrases import find_phrase, match_phrases, span_of, spans_free, unplaced
-from ..lexicon.vocabulary import game_rule_counts, phrase_expression
 from ..lexicon.words import expansions, has_cue, query_data, stopwords, vs_words
 from ..store.db import column, run
+from ..store.vocabulary import game_rule_counts, phrase_expression
 from .context import Context
 from .passes_names import belongs_to, is_own
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-from ..lexicon.vocabulary import Vocabulary
+from ..store.vocabulary import Vocabulary
 from . import passes_names as names
 from . import passes_words as everyday
 from .context import Context

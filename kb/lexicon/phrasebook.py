@@ -1,7 +1,7 @@
 """The glossary terms and timing names a text names, with their renderings in every language.
 
 ``kb ask`` understands "伤害步骤" or "tinh toan thiet hai" through the glossary and the timing
-names; plain search and the website use the same vocabulary (kb.lexicon.vocabulary) and the same
+names; plain search and the website use the same vocabulary (kb.store.vocabulary) and the same
 whole-word matching (kb.lexicon.phrases.find_phrase) so that they understand the same words:
 search expands a named term to its other renderings, and a question's language can be read
 from the words it names ("tinh toan thiet hai" is the Vietnamese name of a moment, written
@@ -19,8 +19,8 @@ from typing import Any
 
 from ingest.text import fold, words, writing_language
 
+from ..store.vocabulary import load_vocabulary
 from .phrases import find_phrase
-from .vocabulary import load_vocabulary
 from .words import stopwords
 
 # At most this many other renderings of one named phrase are searched.
@@ -45,7 +45,7 @@ _VOCABULARIES: dict[tuple[str, float], Any] = {}
 
 
 def _vocabulary(database: tuple[str, float], conn: sqlite3.Connection) -> Any:
-    """The vocabulary of a database file, parsed once (kb.lexicon.vocabulary reads it from
+    """The vocabulary of a database file, parsed once (kb.store.vocabulary reads it from
     ``meta``)."""
     if database not in _VOCABULARIES:
         if len(_VOCABULARIES) > 8:

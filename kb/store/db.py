@@ -13,7 +13,7 @@ from typing import Any
 
 from queries import load
 
-from ..lexicon.fts import fts_query
+from .fts import fts_query
 
 DEFAULT_DB = "kb.sqlite"
 ENV_DB = "KB_DB"

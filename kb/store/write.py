@@ -26,10 +26,10 @@ import sqlite_utils
 
 from ingest.pipeline import PipelineResult
 
-from ..lexicon.vocabulary import store_vocabulary
 from . import corpus, datafiles, knowledge, links, schema
 from .db import KbError
 from .rows import create_tables
+from .vocabulary import store_vocabulary
 
 Progress = Callable[[str], None]
 _Step = Callable[[sqlite_utils.Database, PipelineResult], None]

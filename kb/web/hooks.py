@@ -25,6 +25,7 @@ from .asgi import public_wrapper
 from .html import quoted_lang, segments_html
 from .site_config import site_metadata
 from .sqlguard import guard
+from .templates import patch_environment
 from .urls import (
     ask_url,
     card_search_url,
@@ -114,8 +115,10 @@ def get_metadata(datasette: Datasette, key: str, database: str, table: str) -> d
 
 @hookimpl
 def prepare_jinja2_environment(env: Environment) -> None:
-    """``segs|wdiff_html``: a word diff of page data as escaped HTML (kb.web.html);
-    ``text|text_lang``: the language a glossary rendering is written in (kb.lexicon.phrasebook)."""
+    """Datasette's templates patched as they load (kb/web/templates.py); ``segs|wdiff_html``:
+    a word diff of page data as escaped HTML (kb.web.html); ``text|text_lang``: the language a
+    glossary rendering is written in (kb.lexicon.phrasebook)."""
+    patch_environment(env)
     env.filters["wdiff_html"] = segments_html
     env.filters["text_lang"] = text_language
     env.filters["quoted_lang"] = lambda text: quoted_lang(text, text_language)

@@ -19,10 +19,10 @@ from ingest.statements import Lexicon
 from ingest.text import CJK_RUN, fold, folded_words, stem
 
 from ...lexicon.phrases import find_phrase
-from ...lexicon.vocabulary import load_vocabulary
 from ...lexicon.words import has_cue, query_data
 from ...store import datafiles
 from ...store.db import column, run
+from ...store.vocabulary import load_vocabulary
 from ..question import Understood
 from .named import Forms
 

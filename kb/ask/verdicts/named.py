@@ -12,8 +12,8 @@ import sqlite3
 
 from ingest.text import CJK_RUN, fold, stem, words
 
-from ...lexicon.vocabulary import load_vocabulary
 from ...store.db import run
+from ...store.vocabulary import load_vocabulary
 
 
 def stems(text: str) -> set[str]:

@@ -19,9 +19,9 @@ from typing import Any
 
 from ingest.text import fold, stem, version_key, words
 
-from ...lexicon.vocabulary import load_vocabulary
 from ...lexicon.words import cue_pattern, query_data, stopwords
 from ...store.db import run
+from ...store.vocabulary import load_vocabulary
 from ..question import Understood
 from . import passages
 from .asked import Asked, cue_words, lexicon, stated_numbers

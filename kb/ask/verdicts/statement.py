@@ -26,10 +26,10 @@ from typing import Any
 from ingest.sentences import split_sentences
 from ingest.text import fold, stem, words
 
-from ...lexicon.vocabulary import load_vocabulary
 from ...lexicon.words import query_data, stopwords
 from ...store import datafiles
 from ...store.db import first, run
+from ...store.vocabulary import load_vocabulary
 from ..question import Understood
 from . import originals
 from .asked import Asked, lexicon, stated_numbers

@@ -19,9 +19,9 @@ from typing import Any
 
 from ingest.text import fold
 
-from ...lexicon.vocabulary import load_vocabulary
 from ...lexicon.words import stopwords
 from ...store.db import first, run
+from ...store.vocabulary import load_vocabulary
 from ..question import Understood
 from . import passages, statement, words
 from .asked import Asked, lexicon

@@ -16,10 +16,10 @@ from functools import cache
 
 from ingest.text import CJK_RUN, fold, stem, words
 
-from ...lexicon.vocabulary import load_vocabulary
 from ...lexicon.words import cue_pattern, query_data, stopwords
 from ...store import datafiles
 from ...store.db import column
+from ...store.vocabulary import load_vocabulary
 from ..question import Understood
 from . import named
 from .asked import cue_phrases, cue_words, is_everyday_verb, lexicon, unread_chinese

@@ -179,7 +179,7 @@ def term_links(kb: KnowledgeBase, games: list[str]) -> dict[str, dict[str, str]]
     """Game -> {a term as the rules write it: its glossary page}, for linking terms in rule
     text. Only terms the glossary writes with a capital (Graveyard, Chase Area, Damage Step):
     the game's own words, not everyday ones a glossary also lists (card, turn, attack)."""
-    from ...lexicon.vocabulary import load_vocabulary
+    from ...store.vocabulary import load_vocabulary
 
     vocab = load_vocabulary(kb.conn)
     out: dict[str, dict[str, str]] = {}

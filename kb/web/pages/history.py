@@ -14,14 +14,7 @@ from urllib.parse import urlencode
 
 from ingest.worddiff import as_dicts
 
-from ...lookups.history import (
-    KINDS,
-    changes,
-    compared_pairs,
-    find_document,
-    summary,
-    text_diff,
-)
+from ...lookups.history import KINDS, changes, compared_pairs, find_document, summary, text_diff
 from ...lookups.labels import authority
 from ...store.db import KbError
 from ..urls import diff_url, document_url, history_url, rule_sources, unknown_rule

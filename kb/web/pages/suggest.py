@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from ingest.text import fold, words
 
-from ...lexicon.vocabulary import load_vocabulary
 from ...search import RULE_NUMBER
+from ...store.vocabulary import load_vocabulary
 from ..urls import card_url, rule_url, section_url, term_url
 
 if TYPE_CHECKING:

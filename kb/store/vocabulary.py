@@ -17,7 +17,7 @@ from typing import Any
 
 from ingest.text import CJK_RUN, cjk_bigrams, fold, name_key, words
 
-from ..store.db import execute, first, run
+from .db import execute, first, run
 
 
 class Vocabulary:
