@@ -25,7 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kb.web.serve import ServeError, free_port, wait_for
+from servers import free_port, wait_for
+
+from kb.web.serve import ServeError
 
 HAPROXY = Path("/usr/sbin/haproxy")
 

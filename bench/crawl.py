@@ -244,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.url:
         rep = crawl(args.url.rstrip("/"), args.limit, args.skip, args.timeout)
     else:
-        from kb.web.serve import running_site
+        from servers import running_site
 
         with tempfile.TemporaryDirectory() as tmp:
             db = args.db

@@ -329,8 +329,7 @@ def p95(values: list[float]) -> float:
 
 def fuzz_web(db: Path, n: int) -> dict[str, Any]:
     from cluster import running_process
-
-    from kb.web.serve import free_port
+    from servers import free_port
 
     paths: list[str] = []
 

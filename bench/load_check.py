@@ -126,7 +126,7 @@ def section_path(base: str) -> str:
 
 
 def run_check(db: Path, args: argparse.Namespace) -> dict[str, Any]:
-    from kb.web.serve import running_site
+    from servers import running_site
 
     with running_site(db) as base:
         pages = {"section": args.section or section_path(base), **PAGES}

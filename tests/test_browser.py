@@ -18,10 +18,10 @@ from typing import Any
 import httpx
 import pytest
 from click.testing import CliRunner
+from servers import running_site
 
 from kb.cli.commands import cli
 from kb.store.build import build
-from kb.web.serve import running_site
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect

@@ -17,9 +17,10 @@ from urllib.parse import quote
 
 import httpx
 import pytest
+from servers import running_site
 
 from kb.web.offload import stop_workers
-from kb.web.serve import make_datasette, running_site
+from kb.web.serve import make_datasette
 from kb.web.sqlguard import guard
 
 
