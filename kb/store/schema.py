@@ -52,7 +52,7 @@ from .shapes import (
     table,
 )
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 
 
 def _first(ids: tuple[str, ...]) -> str | None:
@@ -301,6 +301,12 @@ TABLES: dict[str, Table] = {
     # never a typo of a corpus word; the most used ones never a subject the knowledge base
     # lacks ("since", "friend").
     "common_words": table({"word": str, "count": int}, "word"),
+    # Each rule's embedding (kb/store/vectors.py), int8 with its scale: ``vector`` holds
+    # ``dim`` signed bytes, the float vector being ``byte * scale``. ``hash`` identifies the
+    # embedded text, so a rebuild embeds only new text. The model is meta's vectors_model.
+    "vectors": table(
+        {"seq": int, "game": str, "hash": str, "scale": float, "vector": bytes}, "seq"
+    ),
     # A machine translation read in official terms; the raw text stays in rules.text.
     "readings": record_table(
         Reading, pk="rule", foreign_keys=[("rule", "rules", "id")], stored={"changes": AS_JSON}

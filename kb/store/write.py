@@ -26,7 +26,8 @@ import sqlite_utils
 
 from ingest.pipeline import PipelineResult
 
-from . import corpus, datafiles, knowledge, links, schema
+from .. import embed
+from . import corpus, datafiles, knowledge, links, schema, vectors
 from .db import KbError
 from .rows import create_tables
 from .vocabulary import store_vocabulary
@@ -142,15 +143,19 @@ def _fsync_folder(folder: Path) -> None:
 
 
 def write_database(
-    result: PipelineResult, db_path: Path, progress: Progress | None = None
+    result: PipelineResult,
+    db_path: Path,
+    progress: Progress | None = None,
+    embedder: str = "none",
 ) -> dict[str, int]:
-    """Write ``result`` to ``db_path`` atomically; return row counts per table."""
+    """Write ``result`` to ``db_path`` atomically; return row counts per table. ``embedder``
+    (kb.embed) embeds every rule into ``vectors``; "none" writes none."""
     say = progress or (lambda _msg: None)
     db_path = Path(os.path.abspath(db_path))
     prepare_target(db_path)
     with _locked_temp(db_path) as (tmp, fd):
         try:
-            counts = _write(result, tmp, say)
+            counts = _write(result, tmp, say, embedder, db_path)
             os.fsync(fd)  # the new file is on disk before its name replaces the old one
             os.replace(tmp, db_path)
         except BaseException:
@@ -160,7 +165,9 @@ def write_database(
     return counts
 
 
-def _write(result: PipelineResult, path: Path, say: Progress) -> dict[str, int]:
+def _write(
+    result: PipelineResult, path: Path, say: Progress, embedder: str, previous: Path
+) -> dict[str, int]:
     conn = sqlite3.connect(path)
     # Nothing to recover from a crash (the file is thrown away), so no journal and no syncs.
     conn.execute("PRAGMA foreign_keys = ON")
@@ -173,6 +180,7 @@ def _write(result: PipelineResult, path: Path, say: Progress) -> dict[str, int]:
         for step in steps:
             step(db, result)
     _store_ask_data(conn)
+    _embed(conn, embedder, previous, say)
     corpus.write_warnings(db, result)
     return _finish(conn)
 
@@ -183,6 +191,27 @@ def _store_ask_data(conn: sqlite3.Connection) -> None:
     store_vocabulary(conn)
     datafiles.store(conn)
     conn.row_factory = None
+
+
+def _embed(conn: sqlite3.Connection, spec: str, previous: Path, say: Progress) -> None:
+    """Every rule's embedding (kb/store/vectors.py), unless the build asked for none."""
+    model = embed.model_name(spec)
+    if model is None:
+        return
+    say(f"write passage vectors ({model})")
+    counts = vectors.write_vectors(conn, model, lambda: _loaded(spec), previous=previous, say=say)
+    say(
+        f"  vectors: {counts['previous']} kept, {counts['shipped']} from the shipped cache, "
+        f"{counts['embedded']} embedded"
+    )
+
+
+def _loaded(spec: str) -> embed.Embedder:
+    """The build's embedder, on every core (a question at a table gets one thread)."""
+    model = embed.load(spec, threads=os.cpu_count() or 1)
+    if model is None:
+        raise KbError(f"embedder {spec!r} embeds nothing")
+    return model
 
 
 def _finish(conn: sqlite3.Connection) -> dict[str, int]:

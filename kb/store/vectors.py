@@ -1,0 +1,154 @@
+"""Each rule's embedding, written at build time into the ``vectors`` table.
+
+What is embedded is the rule as a judge reads it: its section path, number and title, then
+its text (``passage_text``). Vectors are cached by a hash of that text and the model: a
+rebuild takes them from the database it replaces, then from the cache shipped with the
+package (kb/data/vectors/, written by scripts/vector_cache.py for the bundled corpus), and
+embeds only the texts neither has, saying how far it got. They are stored as int8 with one
+scale per vector (a quarter of the floats' size; the dot products rank as the floats do).
+"""
+
+from __future__ import annotations
+
+import array
+import hashlib
+import sqlite3
+import struct
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from ..embed import Embedder
+
+Progress = Callable[[str], None]
+CACHE_DIR = Path(__file__).resolve().parents[1] / "data" / "vectors"
+_MAGIC = b"KBV1"
+BATCH = 32
+
+
+def passage_text(section_path: str, number: str, title: str, text: str) -> str:
+    """What a rule's embedding is computed from."""
+    head = " ".join(p for p in (number, title) if p)
+    return " · ".join(p for p in (section_path, head, text) if p)
+
+
+def text_hash(model: str, text: str) -> str:
+    return hashlib.sha1(f"{model}\n{text}".encode()).hexdigest()[:16]
+
+
+def quantize(vector: list[float]) -> tuple[float, bytes]:
+    """(scale, int8 bytes) with ``byte * scale`` close to each value."""
+    top = max((abs(x) for x in vector), default=0.0) or 1.0
+    scale = top / 127
+    return scale, array.array("b", (round(x / scale) for x in vector)).tobytes()
+
+
+def cache_file(model: str) -> Path:
+    safe = "".join(ch if ch.isalnum() or ch in "-." else "_" for ch in model)
+    return CACHE_DIR / f"{safe}.bin"
+
+
+def read_cache(path: Path) -> dict[str, tuple[float, bytes]]:
+    """hash -> (scale, int8 vector) of a cache file; empty when there is none."""
+    if not path.is_file():
+        return {}
+    data = path.read_bytes()
+    if data[:4] != _MAGIC:
+        return {}
+    dim, count = struct.unpack_from("<HI", data, 4)
+    out: dict[str, tuple[float, bytes]] = {}
+    at, size = 10, 8 + 4 + dim
+    for _ in range(count):
+        key, scale = data[at : at + 8].hex(), struct.unpack_from("<f", data, at + 8)[0]
+        out[key] = (scale, data[at + 12 : at + size])
+        at += size
+    return out
+
+
+def write_cache(path: Path, entries: dict[str, tuple[float, bytes]]) -> int:
+    """Write ``entries`` (hash -> (scale, int8 vector)) sorted by hash; how many."""
+    if not entries:
+        return 0
+    dim = len(next(iter(entries.values()))[1])
+    parts = [_MAGIC, struct.pack("<HI", dim, len(entries))]
+    for key in sorted(entries):
+        scale, vector = entries[key]
+        parts += [bytes.fromhex(key), struct.pack("<f", scale), vector]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"".join(parts))
+    return len(entries)
+
+
+def previous_vectors(path: Path | None, model: str) -> dict[str, tuple[float, bytes]]:
+    """The vectors of the database a build replaces, when they are of the same model."""
+    if path is None or not path.is_file():
+        return {}
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'vectors_model'").fetchone()
+            if not row or row[0] != model:
+                return {}
+            return {
+                h: (s, v) for h, s, v in conn.execute("SELECT hash, scale, vector FROM vectors")
+            }
+        finally:
+            conn.close()
+    except sqlite3.Error:  # an old schema, a damaged file: embed again
+        return {}
+
+
+def _passages(conn: sqlite3.Connection) -> Iterator[tuple[int, str, str]]:
+    """(seq, game, passage text) of every rule, in order."""
+    rows = conn.execute(
+        "SELECT r.seq, r.game, s.path, r.number, r.title, r.label, r.text FROM rules r "
+        "JOIN sections s ON s.id = r.section ORDER BY r.seq"
+    )
+    for seq, game, path, number, title, label, text in rows:
+        yield seq, game, passage_text(path or "", number or "", title or label or "", text)
+
+
+def write_vectors(
+    conn: sqlite3.Connection,
+    model: str,
+    embedder: Callable[[], Embedder],
+    previous: Path | None = None,
+    say: Progress | None = None,
+) -> dict[str, int]:
+    """Embed every rule into ``vectors`` with ``model`` (cached texts taken as they are;
+    ``embedder()`` loads the model only when some text is new); counts of how many came from
+    the previous database, the shipped cache, and the model."""
+    say = say or (lambda _m: None)
+    known = previous_vectors(previous, model)
+    shipped = read_cache(cache_file(model))
+    rows: list[tuple[int, str, str, float, bytes]] = []
+    missing: list[tuple[int, str, str, str]] = []
+    counts = {"previous": 0, "shipped": 0, "embedded": 0}
+    for seq, game, text in _passages(conn):
+        key = text_hash(model, text)
+        found = known.get(key)
+        source = "previous"
+        if found is None:
+            found, source = shipped.get(key), "shipped"
+        if found is None:
+            missing.append((seq, game, key, text))
+            continue
+        counts[source] += 1
+        rows.append((seq, game, key, *found))
+    loaded = embedder() if missing else None
+    if missing:
+        say(f"embed {len(missing)} new passages with {model}")
+    for start in range(0, len(missing), BATCH):
+        batch = missing[start : start + BATCH]
+        for (seq, game, key, _), vector in zip(
+            batch, loaded.passages([t for *_, t in batch]) if loaded else [], strict=True
+        ):
+            rows.append((seq, game, key, *quantize(vector)))
+        done = min(start + BATCH, len(missing))
+        if done % (BATCH * 8) == 0 or done == len(missing):
+            say(f"  embedded {done}/{len(missing)}")
+    counts["embedded"] = len(missing)
+    conn.executemany(
+        "INSERT INTO vectors (seq, game, hash, scale, vector) VALUES (?, ?, ?, ?, ?)", rows
+    )
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('vectors_model', ?)", (model,))
+    return counts
