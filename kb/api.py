@@ -68,9 +68,11 @@ class KnowledgeBase:
         progress: Callable[[str], None] | None = None,
         *,
         strict: bool = False,
+        embedder: str | None = None,
     ) -> BuildSummary:
         """Build ``path`` from a corpus folder (default: the bundled corpus); the previous file
-        is replaced only when the build succeeds. Raises KbError or ingest's IngestError."""
+        is replaced only when the build succeeds. ``embedder`` names the passage embeddings'
+        backend (kb.embed; "none" for a lean build). Raises KbError or ingest's IngestError."""
         from .store.build import build
         from .store.paths import bundled_corpus
 
@@ -79,6 +81,7 @@ class KnowledgeBase:
             Path(path) if path is not None else db.default_db_path(),
             progress,
             strict=strict,
+            embedder=embedder,
         )
 
     def close(self) -> None:

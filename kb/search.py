@@ -103,11 +103,16 @@ def exact_rules(conn: sqlite3.Connection, text: str, *, game: str = "") -> list[
     return run(conn, "exact_rules", ref=ref.rstrip(".") if ":" not in ref else ref, game=game)
 
 
-def _candidates(conn: sqlite3.Connection, text: str, game: str, lang: str) -> list[dict[str, Any]]:
+def _candidates(
+    conn: sqlite3.Connection, text: str, game: str, lang: str
+) -> tuple[list[dict[str, Any]], bool]:
+    """The rules holding every word (phrases first), or, when none does, any word; and
+    whether every word was found."""
     hits = run(conn, "search", q=text, mode="", game=game, lang=lang, limit=CANDIDATES)
-    if not hits:
-        hits = run(conn, "search", q=text, mode="any", game=game, lang=lang, limit=CANDIDATES)
-    return phrase_rank(hits, text)
+    if hits:
+        return phrase_rank(hits, text), True
+    hits = run(conn, "search", q=text, mode="any", game=game, lang=lang, limit=CANDIDATES)
+    return phrase_rank(hits, text), False
 
 
 def expansions(conn: sqlite3.Connection, text: str) -> list[dict[str, Any]]:
@@ -134,6 +139,38 @@ def _expanded_texts(text: str, found: list[dict[str, Any]]) -> list[str]:
     return out
 
 
+def _similar(
+    conn: sqlite3.Connection, text: str, game: str, lang: str, seen: set[str], limit: int
+) -> list[dict[str, Any]]:
+    """Up to ``limit`` passages closest to ``text`` in meaning (``similar`` true), not among
+    ``seen``, of ``game`` and ``lang`` when given, closest first; none without vectors."""
+    from .retrieve.dense import similar
+
+    found = similar(conn, text, game=game, limit=limit + len(seen) + 20)
+    if not found:
+        return []
+    rows = {r["seq"]: r for r in run(conn, "search_rows", seqs=[seq for seq, _ in found])}
+    out = []
+    for seq, score in found:
+        row = rows.get(seq)
+        if row and row["id"] not in seen and (not lang or row["lang"] == lang):
+            out.append({**row, "score": score, "similar": True})
+    return out[:limit]
+
+
+def _fused(*lists: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Hits of several ranked lists, by reciprocal rank (kb.retrieve.fuse's constant)."""
+    from .retrieve.fuse import RRF_K
+
+    score: dict[str, float] = {}
+    first: dict[str, dict[str, Any]] = {}
+    for hits in lists:
+        for k, hit in enumerate(hits):
+            score[hit["id"]] = score.get(hit["id"], 0.0) + 1 / (RRF_K + k)
+            first.setdefault(hit["id"], hit)
+    return [first[i] for i in sorted(score, key=lambda i: -score[i])]
+
+
 def _literal(text: str) -> Callable[[re.Match[str]], str]:
     return lambda _: text
 
@@ -158,6 +195,7 @@ def search(
     limit: int = 10,
     versions: str = "current",
     expand: bool = True,
+    dense: bool = True,
 ) -> list[dict[str, Any]]:
     """Rules matching every word of ``text`` (any word, if none matches all), best first.
 
@@ -167,14 +205,30 @@ def search(
     (``also``: the older ids), and a rule of a superseded rulebook is left out unless nothing
     current matches; each hit's ``also_in`` lists the older versions with the same text. With
     ``expand``, the other renderings of the glossary terms and moments the text names are
-    searched too, their hits after those of the text as typed.
+    searched too, their hits after those of the text as typed. With ``dense``, when fewer
+    rules match the words than ``limit``, the passages closest in meaning follow
+    (``similar`` true on those hits).
     """
     text = cap(text, "search", conn).text
     exact = exact_rules(conn, text, game=game)
-    hits = _candidates(conn, text, game, lang)
+    hits, every_word = _candidates(conn, text, game, lang)
     if expand:
         for other in _expanded_texts(text, expansions(conn, text)):
-            hits += _candidates(conn, other, game, lang)
+            more, every = _candidates(conn, other, game, lang)
+            hits, every_word = hits + more, every_word or every
+    if not hits and not exact:
+        # Not one word of the text is in any rule: gibberish, or a topic the corpus lacks.
+        # Nearest passages in meaning would be a guess (similarities are not calibrated:
+        # "qwxz zzkv" scores as high as a real question), so there are no hits.
+        return []
+    if dense and not every_word:
+        # No rule holds every word: the text reads as a question, not a phrase to find, and
+        # the passages closest in meaning (kb.retrieve's dense stage) are fused with the
+        # any-word matches by reciprocal rank.
+        hits = _fused(hits, _similar(conn, text, game, lang, set(), CANDIDATES))
+    elif dense and len(hits) < limit:
+        # Fewer word matches than asked for: the passages closest in meaning follow them.
+        hits += _similar(conn, text, game, lang, {h["id"] for h in hits}, limit - len(hits))
     seen: set[str] = set()
     ordered = []
     for h in [{**e, "exact": True} for e in exact] + hits:

@@ -60,6 +60,7 @@ class AskResult(TypedDict):
     answer: Row | None
     not_covered: str | None
     warnings: list[str]
+    retrieval: str  # "lexical+dense", or "lexical" without passage vectors
     hits: list[AskHit]
 
 

@@ -1,4 +1,4 @@
 -- title: Passage vectors
--- description: Every rule's embedding (int8 with its scale) in rules order, for dense retrieval.
+-- description: Every rule's embedding in one row: the model, the rules' seqs, their games, scales and int8 vectors end to end (kb/retrieve/dense.py).
 -- publish: no
-select seq, game, scale, vector from vectors order by seq
+select model, dim, seqs, games, game_of, scales, matrix from vector_index limit 1

@@ -2,7 +2,7 @@
 -- description: Rules by sequence number or id (JSON lists) with their document (and the newest version of it, when it is superseded), section, card mentions, card data, timing nodes and official-terms reading: what kb ask ranks.
 select
   r.seq, r.id, r.document, r.section, r.game, r.lang, r.langs, r.kind, r.number, r.label, r.title,
-  r.text, r.era, r.depth, r.line_start, r.line_end, d.provenance, d.file, d.variant, d.translation_of,
+  r.text, r.era, r.ruleset, r.depth, r.line_start, r.line_end, d.provenance, d.file, d.variant, d.translation_of,
   d.superseded_by, d.version,
   d.title as document_title, s.path as section_path,
   (select x.text from readings x where x.rule = r.id) as reading,

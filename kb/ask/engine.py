@@ -1,7 +1,7 @@
 """``kb ask``: answer a judge's question with a composed ruling and cited passages.
 
-understand (kb.ask.understand) -> gather candidates (kb.ask.retrieve) -> rank them
-(kb.ask.rank) -> one hit per text (kb.ask.collapse) -> compose an answer (kb.ask.answers).
+understand (kb.ask.understand) -> retrieve (kb.retrieve.pipeline: lexical and dense candidates,
+fusion, the learned ranker, one hit per text) -> compose an answer (kb.ask.answers).
 The JSON shape is documented in the README ("kb ask --json").
 
 On the ``kb ask`` path: standard library, sqlite3, rapidfuzz and ``ingest.text`` only.
@@ -14,14 +14,12 @@ from typing import Any
 
 from ..limits import cap
 from ..lookups.timing import node_path
+from ..retrieve.pipeline import retrieve
 from ..store import datafiles
 from ..store.db import first, run
 from ..store.vocabulary import load_vocabulary
 from .answers import compose
 from .answers.verdict import not_covered, verdict_answer
-from .collapse import collapse
-from .rank import rank
-from .retrieve import forms_of, gather
 from .understand import understand
 from .verdicts import decide
 
@@ -90,9 +88,8 @@ def ask(
         datafiles.load(name, conn)  # the database's parsed copy, if current
     vocab = load_vocabulary(conn)
     u = understand(conn, question, vocab, game=game)
-    forms = forms_of(conn, u, game)
-    candidates = gather(conn, u, game or u.game or "", forms)
-    rows = collapse(rank(conn, u, candidates, lang=lang, forms=forms), conn, lang or u.lang)
+    stages = retrieve(conn, u, game=game, lang=lang)
+    rows = stages.hits
     recognised = bool(u.cards or u.timing or u.terms or u.expansions)
     top_coverage = rows[0]["features"]["coverage"] if rows else 0.0
     confident = bool(rows) and (recognised or top_coverage >= MIN_COVERAGE)
@@ -117,6 +114,9 @@ def ask(
         "answer": answer,
         "not_covered": covered,
         "warnings": card_warnings(conn, involved),
+        # "lexical+dense", or "lexical" when the database has no vectors (kb build
+        # --no-embeddings) or their model cannot run here.
+        "retrieval": "lexical+dense" if stages.dense_used else "lexical",
         "hits": hits,
     }
 

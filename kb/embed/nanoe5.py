@@ -16,7 +16,7 @@ import importlib.util
 import os
 from collections.abc import Sequence
 
-from . import EmbedderError
+from .base import EmbedderError
 
 MODEL_FILE = "e5-small-q4.bin"
 # Stored with the vectors: vectors of another model (or another quantisation) never mix.

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from . import EmbedderError
+from .base import EmbedderError
 
 
 class SentenceTransformersEmbedder:

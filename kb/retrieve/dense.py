@@ -9,28 +9,29 @@ candidates: retrieval is lexical only, and ``available`` says so.
 
 from __future__ import annotations
 
+import array
+import contextlib
 import heapq
+import json
 import sqlite3
 import weakref
-from typing import Any
+from typing import Any, cast
 
-from ..embed import Embedder, for_vectors
-from ..store.db import first, run
-from ..store.vectors import quantize
+from ..embed import Embedder, for_vectors, quantize
+from ..store.db import first
 
 
 class Vectors:
-    """A database's passage vectors, read once per connection."""
+    """A database's passage vectors (its ``vector_index`` row), read once per connection."""
 
-    __slots__ = ("model", "seqs", "games", "scales", "matrix", "dim")
+    __slots__ = ("model", "dim", "seqs", "games", "game_of", "scales", "matrix")
 
-    def __init__(self, model: str, rows: list[dict[str, Any]]) -> None:
-        self.model = model
-        self.seqs = [r["seq"] for r in rows]
-        self.games = [r["game"] for r in rows]
-        self.scales = [r["scale"] for r in rows]
-        self.dim = len(rows[0]["vector"]) if rows else 0
-        self.matrix = b"".join(r["vector"] for r in rows)
+    def __init__(self, row: dict[str, Any]) -> None:
+        self.model, self.dim, self.matrix = row["model"], row["dim"], row["matrix"]
+        self.seqs = array.array("i", row["seqs"]).tolist()
+        self.scales = array.array("f", row["scales"]).tolist()
+        self.games = json.loads(row["games"])
+        self.game_of = row["game_of"]
 
 
 _VECTORS: weakref.WeakKeyDictionary[sqlite3.Connection, Vectors | None] = (
@@ -46,16 +47,12 @@ def vectors(conn: sqlite3.Connection) -> Vectors | None:
     except (KeyError, TypeError):
         pass
     try:
-        row = first(conn, "meta_value", key="vectors_model")
-        found = Vectors(row["value"], run(conn, "dense_vectors")) if row else None
+        row = first(conn, "dense_vectors")
     except sqlite3.OperationalError:  # a database older than vectors
-        found = None
-    if found is not None and not found.seqs:
-        found = None
-    try:
+        row = None
+    found = Vectors(row) if row is not None and row["dim"] else None
+    with contextlib.suppress(TypeError):  # a plain connection takes no weak reference
         _VECTORS[conn] = found
-    except TypeError:  # a plain connection takes no weak reference: read again next time
-        pass
     return found
 
 
@@ -72,23 +69,34 @@ def available(conn: sqlite3.Connection) -> bool:
     return found is not None and embedder(found.model) is not None
 
 
-def similar(
-    conn: sqlite3.Connection, text: str, *, game: str = "", limit: int = 60
-) -> list[tuple[int, float]]:
-    """(rules.seq, cosine similarity) of the ``limit`` passages closest to ``text``, best
-    first, of one game when ``game`` is given; [] without vectors."""
+def similarity(conn: sqlite3.Connection, text: str, *, game: str = "") -> dict[int, float]:
+    """rules.seq -> cosine similarity to ``text`` of every passage (of one game when ``game``
+    is given); {} without vectors."""
     found = vectors(conn)
     model = embedder(found.model) if found is not None else None
     if found is None or model is None or not text.strip():
-        return []
+        return {}
     import simsimd
 
     scale, query = quantize(model.query(text))
     matrix = memoryview(found.matrix).cast("b", (len(found.seqs), found.dim))
-    dots = memoryview(simsimd.cdist(memoryview(query).cast("b"), matrix, metric="dot"))
-    scores = dots.tolist()[0]
-    rows = range(len(found.seqs))
-    if game:
-        rows = [i for i in rows if found.games[i] == game]  # type: ignore[assignment]
-    best = heapq.nlargest(limit, rows, key=lambda i: scores[i] * found.scales[i])
-    return [(found.seqs[i], round(scores[i] * found.scales[i] * scale, 4)) for i in best]
+    dots: Any = simsimd.cdist(memoryview(query).cast("b"), matrix, metric="dot")
+    scores: list[float] = cast(list[list[float]], memoryview(dots).tolist())[0]
+    if game and game not in found.games:
+        return {}
+    wanted = found.games.index(game) if game else -1
+    return {
+        seq: round(score * weight * scale, 4)
+        for seq, g, score, weight in zip(
+            found.seqs, found.game_of, scores, found.scales, strict=True
+        )
+        if wanted < 0 or g == wanted
+    }
+
+
+def similar(
+    conn: sqlite3.Connection, text: str, *, game: str = "", limit: int = 60
+) -> list[tuple[int, float]]:
+    """(rules.seq, similarity) of the ``limit`` passages closest to ``text``, best first."""
+    scores = similarity(conn, text, game=game)
+    return heapq.nlargest(limit, scores.items(), key=lambda item: (item[1], -item[0]))

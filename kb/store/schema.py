@@ -307,6 +307,21 @@ TABLES: dict[str, Table] = {
     "vectors": table(
         {"seq": int, "game": str, "hash": str, "scale": float, "vector": bytes}, "seq"
     ),
+    # The same vectors as one matrix, read by a question in one fetch (kb/retrieve/dense.py):
+    # ``seqs`` int32 and ``scales`` float32 arrays, ``game_of`` one byte per vector indexing
+    # the JSON list ``games``, ``matrix`` the int8 vectors end to end.
+    "vector_index": table(
+        {
+            "model": str,
+            "dim": int,
+            "seqs": bytes,
+            "games": str,
+            "game_of": bytes,
+            "scales": bytes,
+            "matrix": bytes,
+        },
+        "model",
+    ),
     # A machine translation read in official terms; the raw text stays in rules.text.
     "readings": record_table(
         Reading, pk="rule", foreign_keys=[("rule", "rules", "id")], stored={"changes": AS_JSON}

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import array
 import hashlib
+import json
 import sqlite3
 import struct
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from ..embed import Embedder
+from ..embed import Embedder, quantize
 
 Progress = Callable[[str], None]
 CACHE_DIR = Path(__file__).resolve().parents[1] / "data" / "vectors"
@@ -33,13 +34,6 @@ def passage_text(section_path: str, number: str, title: str, text: str) -> str:
 
 def text_hash(model: str, text: str) -> str:
     return hashlib.sha1(f"{model}\n{text}".encode()).hexdigest()[:16]
-
-
-def quantize(vector: list[float]) -> tuple[float, bytes]:
-    """(scale, int8 bytes) with ``byte * scale`` close to each value."""
-    top = max((abs(x) for x in vector), default=0.0) or 1.0
-    scale = top / 127
-    return scale, array.array("b", (round(x / scale) for x in vector)).tobytes()
 
 
 def cache_file(model: str) -> Path:
@@ -151,4 +145,26 @@ def write_vectors(
         "INSERT INTO vectors (seq, game, hash, scale, vector) VALUES (?, ?, ?, ?, ?)", rows
     )
     conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('vectors_model', ?)", (model,))
+    _write_index(conn, model, sorted(rows))
     return counts
+
+
+def _write_index(
+    conn: sqlite3.Connection, model: str, rows: list[tuple[int, str, str, float, bytes]]
+) -> None:
+    """Every vector in one row (``vector_index``): a question reads the whole matrix with one
+    fetch instead of a row per passage."""
+    games = sorted({game for _, game, *_ in rows})
+    conn.execute(
+        "INSERT INTO vector_index (model, dim, seqs, games, game_of, scales, matrix) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            model,
+            len(rows[0][4]) if rows else 0,
+            array.array("i", (r[0] for r in rows)).tobytes(),
+            json.dumps(games),
+            array.array("B", (games.index(r[1]) for r in rows)).tobytes(),
+            array.array("f", (r[3] for r in rows)).tobytes(),
+            b"".join(r[4] for r in rows),
+        ),
+    )

@@ -20,7 +20,7 @@ from ..lexicon.forms import (
     word_group,
 )
 from ..store.db import column, kb_match
-from .question import Understood
+from .query import Understanding
 
 # How many candidates each list contributes.
 LIST_SIZE = 60
@@ -31,10 +31,11 @@ COMMON_SHARE = 0.15
 
 
 class Candidates:
-    """Ranked candidate lists: (weight, passages as rules.seq, best first)."""
+    """Ranked candidate lists: (kind, passages as rules.seq, best first). The kind names the
+    list's weight in the fusion (kb/data/ask_weights.toml [fusion])."""
 
     def __init__(self) -> None:
-        self.lists: list[tuple[float, list[int]]] = []
+        self.lists: list[tuple[str, list[int]]] = []
 
 
 def fts(conn: sqlite3.Connection, expression: str, game: str) -> list[int]:
@@ -82,54 +83,54 @@ def _text_lists(conn: sqlite3.Connection, q: QuestionForms, game: str) -> Candid
     rare_words = [e for e, n in g.words if n <= g.common] or (words if not concepts else [])
     done: dict[str, list[int]] = {}
 
-    def add(weight: float, expression: str) -> None:
+    def add(kind: str, expression: str) -> None:
         if expression not in done:
             # The folded column only: the words are folded, CJK as bigrams.
             done[expression] = fts(conn, "{folded} : " + expression, game)
-        c.lists.append((weight, done[expression]))
+        c.lists.append((kind, done[expression]))
 
     if len(words) > 1:
-        add(1.0, " AND ".join(words))
+        add("all_words", " AND ".join(words))
     if rare_words:
-        add(0.7, " OR ".join(rare_words))
+        add("rare_words", " OR ".join(rare_words))
     if concepts and (len(concepts) > 1 or g.concepts[0][1] <= g.common or not words):
-        add(1.2, " AND ".join(concepts))
+        add("all_concepts", " AND ".join(concepts))
     if concepts and words:
-        add(1.0, " AND ".join([*concepts, f"({' OR '.join(words)})"]))
+        add("concepts_words", " AND ".join([*concepts, f"({' OR '.join(words)})"]))
     for expression, n in g.concepts:
         if n <= g.common:
-            add(0.5, expression)
+            add("concept", expression)
     return c
 
 
-def _structure_lists(conn: sqlite3.Connection, u: Understood) -> Candidates:
+def _structure_lists(conn: sqlite3.Connection, u: Understanding) -> Candidates:
     """What the knowledge base links to the named moments and cards."""
     c = Candidates()
     for node in dict.fromkeys([*(t["node"] for t in u.timing), *u.qualified_from]):
-        c.lists.append((0.6, column(conn, "ask_timing_rules", node=node, limit=LIST_SIZE)))
+        c.lists.append(("moment", column(conn, "ask_timing_rules", node=node, limit=LIST_SIZE)))
     for card in u.cards:
         # The card's data lines, the fields the question asks for first.
         facts = column(conn, "ask_card_facts", card=card["id"], fields=u.facts, limit=LIST_SIZE)
         if facts and u.facts:
-            c.lists.append((1.0, facts))
+            c.lists.append(("card_facts", facts))
         rulings = column(conn, "ask_card_rulings", card=card["id"], limit=LIST_SIZE)
-        c.lists.append((0.8, rulings))
+        c.lists.append(("card_rulings", rulings))
     return c
 
 
-def forms_of(conn: sqlite3.Connection, u: Understood, game: str = "") -> QuestionForms:
+def forms_of(conn: sqlite3.Connection, u: Understanding, game: str = "") -> QuestionForms:
     """What the understood question is searched by (kb.lexicon.forms), within ``game`` or the
     game it names."""
     return question_forms(conn, u.words, u.expansions, u.concepts(), game or u.game or "")
 
 
 def gather(
-    conn: sqlite3.Connection, u: Understood, game: str, q: QuestionForms | None = None
+    conn: sqlite3.Connection, u: Understanding, game: str, q: QuestionForms | None = None
 ) -> Candidates:
     """Every candidate list of the question (of one game, or of any when ``game`` is "")."""
     c = _text_lists(conn, q or forms_of(conn, u), game)
     c.lists += _structure_lists(conn, u).lists
     if not any(seqs for _, seqs in c.lists):
         # Nothing recognised and no content word matched: the raw text, any word.
-        c.lists.append((0.5, fts(conn, kb_match(u.text, "any"), game)))
+        c.lists.append(("any_word", fts(conn, kb_match(u.text, "any"), game)))
     return c

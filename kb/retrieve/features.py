@@ -9,13 +9,18 @@ On the ``kb ask`` path: standard library, sqlite3, rapidfuzz and ``ingest.text``
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
+from ingest.text import fold
+
+from .fuse import RRF_K
 from .groups import Group, coverage, defines, literal, proximity, states_number
-from .question import Understood
+from .query import Understanding
 
 Row = dict[str, Any]
+_VERSION = re.compile(r"(?<![\d.])\d+(?:\.\d+)+(?![\d.])")
 
 
 class Ranking:
@@ -23,16 +28,25 @@ class Ranking:
 
     def __init__(
         self,
-        u: Understood,
+        u: Understanding,
         groups: list[Group],
         typed: list[str],  # what the question typed for each name it names (folded)
         fused: dict[int, float],  # reciprocal-rank fusion score per passage (rules.seq)
         near: set[str],  # parents and children of the named moments
         lang: str,  # the language the passages are wanted in
+        dense: dict[int, float] | None = None,  # similarity to the question per passage
     ) -> None:
         self.u, self.groups, self.typed, self.fused = u, groups, typed, fused
         self.near, self.lang = near, lang
         self.best = max(fused.values()) if fused else 1.0
+        self.dense = dense or {}
+        # The versions ("8.01", "2.2.0") and the words the question names, for version and
+        # ruleset matches.
+        self.versions = set(_VERSION.findall(u.text))
+        self.question_words = set(re.findall(r"[a-z0-9]+", fold(u.text)))
+        # Similarities are compared within the question: the best candidate's is 1.
+        self.dense_best = max(self.dense.values(), default=0.0)
+        self.dense_floor = min(self.dense.values(), default=0.0)
         self.card_ids = {c["id"] for c in u.cards}
         # A qualified moment ("after damage calc") and the moment it is qualified from: the
         # rules of either may answer ("after damage was calculated" is said of damage
@@ -58,8 +72,18 @@ def _mentioned(row: Row) -> set[str]:
 
 
 def rrf(row: Row, r: Ranking) -> float:
-    """How high the candidate lists placed it, relative to the best candidate."""
-    return r.fused[row["seq"]] / r.best
+    """How high the candidate lists placed it: the fused score (each list's weight times its
+    reciprocal rank), scaled so that first place in a list of weight 1 is 1. The list
+    weights are learned with the feature weights (bench/train_ranker.py)."""
+    return r.fused[row["seq"]] * RRF_K
+
+
+def dense(row: Row, r: Ranking) -> float:
+    """How close its embedding is to the question's, between the least and the most similar
+    passage of the corpus (0 without vectors)."""
+    if row["seq"] not in r.dense or r.dense_best <= r.dense_floor:
+        return 0.0
+    return (r.dense[row["seq"]] - r.dense_floor) / (r.dense_best - r.dense_floor)
 
 
 def covered(row: Row, r: Ranking) -> float:
@@ -107,7 +131,15 @@ def language(row: Row, r: Ranking) -> float:
 
 
 def official(row: Row, r: Ranking) -> float:
-    return float(row["provenance"] == "official")
+    """The publisher's own text, of the game the question is about: within a game, the
+    official rule before a community summary or a machine translation saying the same (of no
+    game the question names, provenance says nothing about relevance)."""
+    wanted = (
+        r.u.game
+        or r.u.game_hint
+        or (next(iter(r.concept_games)) if len(r.concept_games) == 1 else None)
+    )
+    return float(row["provenance"] == "official" and row["game"] == wanted)
 
 
 def machine(row: Row, r: Ranking) -> float:
@@ -162,6 +194,18 @@ def era(row: Row, r: Ranking) -> float:
     return float(any(y in (row["era"] or "") for y in r.u.years))
 
 
+def version(row: Row, r: Ranking) -> float:
+    """It is of the rulebook version the question names ("CR 8.01", "2.2.0"); 0 when the
+    question names none."""
+    return float(bool(row["version"]) and row["version"] in r.versions)
+
+
+def ruleset(row: Row, r: Ranking) -> float:
+    """Its ruleset ("ocg", "tcg", "cr", "tournament") is a word of the question."""
+    parts = set((row["ruleset"] or "").lower().split("+"))
+    return float(bool(parts & r.question_words))
+
+
 def definition(row: Row, r: Ranking) -> float:
     """For a "what is" question: it defines what is asked."""
     return float(r.u.definition and defines(r.groups, row))
@@ -180,6 +224,7 @@ def key_fact(row: Row, r: Ranking) -> float:
 # Feature name (as in kb/data/ask_weights.toml) -> function.
 FEATURES: dict[str, Callable[[Row, Ranking], float]] = {
     "rrf": rrf,
+    "dense": dense,
     "coverage": covered,
     "title": title,
     "card": card,
@@ -198,6 +243,8 @@ FEATURES: dict[str, Callable[[Row, Ranking], float]] = {
     "number": number,
     "proximity": close,
     "era": era,
+    "version": version,
+    "ruleset": ruleset,
     "defines": definition,
     "shallow": shallow,
     "key_fact": key_fact,

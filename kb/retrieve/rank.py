@@ -1,5 +1,5 @@
-"""Ranking: the candidate lists fused by reciprocal rank, then every passage scored by the
-features of kb.ask.features weighed by kb/data/ask_weights.toml.
+"""Ranking: every fused candidate scored by the features of kb.retrieve.features, weighed by
+the learned weights of kb/data/ask_weights.toml [weights] (bench/train_ranker.py writes them).
 
 On the ``kb ask`` path: standard library, sqlite3, rapidfuzz and ``ingest.text`` only.
 """
@@ -14,28 +14,15 @@ from ..store import datafiles
 from ..store.db import column, run
 from .features import FEATURES, Ranking
 from .groups import query_groups
-from .question import Understood, typed_spans
-from .retrieve import Candidates, forms_of
-
-# The reciprocal-rank constant: a passage at rank k of a list scores weight / (RRF_K + k).
-RRF_K = 20
+from .lexical import forms_of
+from .query import Understanding, typed_spans
 
 
 def weights() -> dict[str, float]:
-    """kb/data/ask_weights.toml [weights] (written by bench/tune_ask.py), one per feature, in
-    the order of FEATURES; a feature the file does not weigh yet (a new one, before tuning)
-    weighs 0."""
+    """kb/data/ask_weights.toml [weights], one per feature, in the order of FEATURES; a
+    feature the file does not weigh yet (a new one, before training) weighs 0."""
     written = datafiles.load("ask_weights")["weights"]
     return {name: written.get(name, 0.0) for name in FEATURES}
-
-
-def fuse(candidates: Candidates) -> dict[int, float]:
-    """Reciprocal-rank fusion of the candidate lists: passage (rules.seq) -> score."""
-    fused: dict[int, float] = {}
-    for weight, seqs in candidates.lists:
-        for k, seq in enumerate(seqs):
-            fused[seq] = fused.get(seq, 0.0) + weight / (RRF_K + k)
-    return fused
 
 
 def neighbours(conn: sqlite3.Connection, nodes: set[str]) -> set[str]:
@@ -48,14 +35,16 @@ def neighbours(conn: sqlite3.Connection, nodes: set[str]) -> set[str]:
 
 def rank(
     conn: sqlite3.Connection,
-    u: Understood,
-    candidates: Candidates,
+    u: Understanding,
+    fused: dict[int, float],
     *,
     lang: str = "",
     forms: QuestionForms | None = None,
+    dense: dict[int, float] | None = None,
 ) -> list[dict[str, Any]]:
-    """The candidate passages, best first, each with its ``features`` and ``score``."""
-    fused = fuse(candidates)
+    """The fused candidate passages, best first, each with its ``features`` and ``score``
+    (the learned weights of kb/data/ask_weights.toml [weights]). ``dense``: each passage's
+    similarity to the question, when the database has vectors."""
     if not fused:
         return []
     ranking = Ranking(
@@ -65,6 +54,7 @@ def rank(
         fused=fused,
         near=neighbours(conn, {t["node"] for t in u.timing} | set(u.qualified_from)),
         lang=lang or u.lang,
+        dense=dense or {},
     )
     w = weights()
     rows = run(conn, "passages", seqs=sorted(fused))

@@ -1,0 +1,80 @@
+"""Retrieval as named stages, each kept for measurement (bench/retrieval.py):
+
+    candidates   lexical lists (the question's words and concepts in FTS5, kb.retrieve.lexical),
+                 structure lists (the named moments' and cards' rules), dense (the passages
+                 closest to the question's embedding, kb.retrieve.dense)
+    fuse         reciprocal-rank fusion of the lists (kb.retrieve.fuse)
+    rank         every fused candidate scored by its features and the learned weights
+                 (kb.retrieve.rank)
+    cut          one hit per piece of rules text, current versions first (kb.retrieve.cut)
+
+``kb ask`` reads ``hits``; a database without vectors gives no dense list (``dense_used``
+False), and everything else works as before.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from ..lexicon.forms import QuestionForms
+from . import dense as dense_stage
+from .cut import collapse
+from .fuse import fuse
+from .lexical import forms_of, gather
+from .query import Understanding
+from .rank import rank
+
+# How many passages the dense list contributes.
+DENSE_SIZE = 60
+
+
+class Stages:
+    """What each stage produced for one question."""
+
+    def __init__(self) -> None:
+        self.lists: list[tuple[str, list[int]]] = []  # (kind, rules.seq best first)
+        self.similarity: dict[int, float] = {}  # dense similarity of every passage
+        self.dense_used = False
+        self.fused: dict[int, float] = {}
+        self.ranked: list[dict[str, Any]] = []
+        self.hits: list[dict[str, Any]] = []
+
+
+def candidates(
+    conn: sqlite3.Connection,
+    u: Understanding,
+    game: str,
+    forms: QuestionForms,
+    *,
+    use_dense: bool = True,
+) -> Stages:
+    """The candidate lists of the question, of ``game`` (or of any game when "")."""
+    stages = Stages()
+    stages.lists = gather(conn, u, game, forms).lists
+    if use_dense and dense_stage.available(conn):
+        similar = dense_stage.similarity(conn, u.text, game=game)
+        stages.similarity = similar
+        stages.dense_used = bool(similar)
+        top = sorted(similar, key=lambda seq: (-similar[seq], seq))[:DENSE_SIZE]
+        stages.lists.append(("dense", top))
+    return stages
+
+
+def retrieve(
+    conn: sqlite3.Connection,
+    u: Understanding,
+    *,
+    game: str = "",
+    lang: str = "",
+    forms: QuestionForms | None = None,
+    use_dense: bool = True,
+) -> Stages:
+    """Every stage for the understood question; ``hits`` is what a judge is shown."""
+    game = game or u.game or ""
+    forms = forms or forms_of(conn, u, game)
+    stages = candidates(conn, u, game, forms, use_dense=use_dense)
+    stages.fused = fuse(stages.lists)
+    stages.ranked = rank(conn, u, stages.fused, lang=lang, forms=forms, dense=stages.similarity)
+    stages.hits = collapse(stages.ranked, conn, lang or u.lang)
+    return stages

