@@ -66,6 +66,9 @@ class DocumentSpec:
     drop_lines: tuple[str, ...] = ()
     fillers: tuple[str, ...] = ()
     numbering: str = ""
+    # The id of the document this file translates (an official translation in a file of its
+    # own); a translation block inside a file says so by its marker instead.
+    translation_of: str = ""
     described: bool = True
 
 
@@ -104,13 +107,15 @@ class Line:
 
     ``depth`` carries nesting information found in the text itself (the ``_`` prefixes of
     fow-cr-8.01), ``None`` when the text gives none; ``mark`` the structure a markup source
-    states (None for plain text).
+    states (None for plain text); ``end`` the last source line it holds when a normalization
+    rule joined the lines a PDF wrapped (None: the line is one source line).
     """
 
     no: int
     text: str
     depth: int | None = None
     mark: Mark | None = None
+    end: int | None = None  # the last source line, when wrapped lines were joined into this one
 
 
 @dataclass

@@ -35,6 +35,30 @@ _HAN_RANGE = (
 )
 _CJK = _KANA_RANGE + _HAN_RANGE
 CJK_RUN = re.compile(f"[{_CJK}]+")
+# Characters of scripts written without spaces between words: Han, kana, and their
+# punctuation (CJK symbols, full-width forms).
+_UNSPACED = re.compile(f"[{_CJK}\u3000-\u303f\uff00-\uffef]")
+
+
+def unspaced(ch: str) -> bool:
+    """Whether ``ch`` belongs to a script written without spaces between words."""
+    return bool(ch) and bool(_UNSPACED.match(ch))
+
+
+def text_width(text: str) -> int:
+    """Display columns of ``text``: Chinese and Japanese characters and full-width forms take
+    two, as a PDF's layout set them."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def join_wrapped(before: str, after: str) -> str:
+    """Two pieces of one text that a line break split: a space between them, except where
+    either side is a script written without spaces ("构" + "组的卡组" is "构组的卡组")."""
+    before, after = before.rstrip(), after.lstrip()
+    if not before or not after:
+        return before + after
+    glue = "" if unspaced(before[-1]) or unspaced(after[0]) else " "
+    return before + glue + after
 
 
 def find_whole_word(text: str, word: str) -> tuple[int, int] | None:
