@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from .errors import IngestError
+from .layout import schemes
 from .records import DocumentSpec, Game, HeadingHint, VariantSpec
 
 MANIFEST = "sources.toml"
 PROVENANCES = ("official", "community", "machine", "unknown")
-PRESETS = ("clean", "machine_translation", "pdf_extraction")
+PRESETS = ("clean", "machine_translation", "pdf_extraction", "pdf_layout")
 # Files in a corpus folder that are documentation, not documents.
 _NOT_DOCUMENTS = re.compile(r"^(README|LICENSE|NOTICE|CHANGELOG)(\..*)?$", re.IGNORECASE)
 # Plain text, and the markup kinds ingest/markup reads (Markdown, reStructuredText, HTML).
@@ -104,6 +105,7 @@ _DOC_KEYS: dict[str, Any] = {
     "drop_lines": [str],
     "fillers": [str],
     "numbering": str,
+    "translation_of": str,
 }
 _VARIANT_KEYS: dict[str, Any] = {
     "marker": str, "variant": str, "lang": str, "provenance": str, "preset": str, "title": str,
@@ -238,8 +240,12 @@ def _parse_document(entry: Any, index: int, games: dict[str, Game], corpus: Path
     )
     drop_lines = tuple(_regex(p, where) for p in _optional(entry, "drop_lines", where, [], list))
     numbering = _optional(entry, "numbering", where, "")
-    if numbering not in ("", "cr"):
-        raise IngestError(MANIFEST, f'{where}: numbering must be "cr" or absent, not {numbering!r}')
+    if numbering and numbering not in schemes():
+        raise IngestError(
+            MANIFEST,
+            f"{where}: numbering must be one of {', '.join(schemes())} or absent, "
+            f"not {numbering!r}",
+        )
     return DocumentSpec(
         file=file,
         id=doc_id,
@@ -262,6 +268,7 @@ def _parse_document(entry: Any, index: int, games: dict[str, Game], corpus: Path
         drop_lines=drop_lines,
         fillers=tuple(_optional(entry, "fillers", where, [], list)),
         numbering=numbering,
+        translation_of=_optional(entry, "translation_of", where, ""),
     )
 
 
@@ -308,6 +315,13 @@ def load_manifest(corpus: Path) -> Manifest:
     seen_ids: dict[str, str] = {}
     seen_files: set[str] = set()
     for doc in documents:
+        # Listed after what it translates: the store writes a document before its translations.
+        if doc.translation_of and doc.translation_of not in seen_ids:
+            raise IngestError(
+                MANIFEST,
+                f"[[documents]] {doc.file!r}: translation_of {doc.translation_of!r} names no "
+                "document listed before it",
+            )
         if doc.file in seen_files:
             raise IngestError(MANIFEST, f"file {doc.file!r} is listed twice")
         seen_files.add(doc.file)
