@@ -336,6 +336,7 @@ QUERY_OVERRIDES = {
     "version_change_counts": {"old": "fow-cr-7.0", "new": "fow-cr-8.01"},
     "version_changes": {"old": "fow-cr-7.0", "new": "fow-cr-8.01"},
     "numbered_rule_count": {"document": "fow-cr-8.01"},
+    "document_numbers": {"document": "fow-cr-8.01"},
     "rule_change_from": {"rule": "fow-cr-7.0:314.1"},
     "rule_change_to": {"rule": "fow-cr-8.01:316.1"},
     "document_version": {"id": "fow-cr-8.01"},
