@@ -444,7 +444,8 @@ class _Segmenter:
         # its sentence is the next term ("...they lose the game." / "action card").
         finished = (
             self.term is not None
-            and self.blocks[self.term].text[-1:] in _SENTENCE_END
+            and bool(self.blocks[self.term].text)
+            and self.blocks[self.term].text[-1] in _SENTENCE_END
             and is_term_line(text)
             and split_entry(text) is None
         )

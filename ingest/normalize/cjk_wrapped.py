@@ -12,11 +12,13 @@ of a script written without spaces that ends nothing, and either with a comma-li
 (``，``, ``、``) or, in a narrow box of text, reaching the width of the line right below it
 (or right above it, when a picture's gap comes next): a glossary term above its longer
 definition, or a heading, is not wrapped. The next non-blank line is joined
-to it without a space when it starts with such a character too: a numbered line, a bullet or
-a Latin word starts something new.
+to it without a space when it starts with such a character too, or, after a line at the
+margin, with anything but a number or a bullet (``{E}``).
 """
 
 from __future__ import annotations
+
+import re
 
 from ..records import Line
 from ..text import text_width, unspaced
@@ -28,6 +30,7 @@ FULL_WIDTH_RANK = 0.9
 """The full width of a document is this quantile of its lines' right edges."""
 MIN_BOX = 20
 """Columns a line of a narrow box of text fills at least (a heading or a term is shorter)."""
+_NEW_LINE = re.compile(r"\d+(?:\.\d+)*\.?\s|[•●○◦▪■□◆◇※＊*·・‣⁃–-]\s")
 _STOPS = set("。！？")  # a sentence ends here, even at the margin
 _ENDS = set("。！？：；…”」』）)")
 _MID = set("，、“「『（(《")
@@ -56,6 +59,16 @@ def _wrapped(text: str, full: float, below: str, above: str) -> bool:
     )
 
 
+def _continues(tail: str, following: str, full: float) -> bool:
+    """Whether ``following`` can go on from a wrapped line: it starts with a character of a
+    script written without spaces, or the line reached the margin and ``following`` starts
+    no numbered line or bullet ("…挑战或" / "{E}来支付任何费用")."""
+    if unspaced(following[0]):
+        return True
+    at_margin = text_width(tail.rstrip()) >= MARGIN_SHARE * full
+    return at_margin and not _NEW_LINE.match(following)
+
+
 def join_cjk_wrapped_lines(lines: list[Line], ctx: Context) -> list[Line]:
     if not any(unspaced(ch) for line in lines[:200] for ch in line.text):
         return lines  # no Chinese or Japanese text: nothing to look at
@@ -71,7 +84,7 @@ def join_cjk_wrapped_lines(lines: list[Line], ctx: Context) -> list[Line]:
             j = i
             while j < len(lines) and not lines[j].text.strip():
                 j += 1
-            if j >= len(lines) or not unspaced(lines[j].text.strip()[0]):
+            if j >= len(lines) or not _continues(tail, lines[j].text.strip(), full):
                 break
             following = lines[j].text.strip()
             before = line.text.rstrip()
