@@ -26,6 +26,10 @@ class Rendering:
     preferred: bool = False
     note: str = ""
     reading: str = ""  # for machine-translation forms: what the official-terms reading says
+    # Who gives it: "curated" (data/glossary.toml, whose notes say where each comes from), or
+    # the provenance of the document whose own glossary states it ("official": a publisher's
+    # translation of its rulebook's glossary).
+    provenance: str = "curated"
 
 
 @dataclass(frozen=True)

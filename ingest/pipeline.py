@@ -188,7 +188,7 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
     result.changes = diff_corpus(result.documents)
     result.superseded = superseded(result.documents)
     say("read the rulebooks' own glossaries")
-    result.terms = document_terms(result.documents, result.superseded)
+    result.terms = document_terms(result.documents, result.superseded, result.links)
     mentions = term_references(result.documents, result.terms)
     for d in result.documents:
         d.references += mentions.get(d.doc.doc_id, [])

@@ -52,7 +52,7 @@ from .shapes import (
     table,
 )
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 
 
 def _first(ids: tuple[str, ...]) -> str | None:
