@@ -104,6 +104,7 @@ _DOC_KEYS: dict[str, Any] = {
     "headings": [dict],
     "drop_lines": [str],
     "fillers": [str],
+    "glyphs": dict,
     "numbering": str,
     "translation_of": str,
 }
@@ -214,6 +215,17 @@ def _parse_heading(entry: Any, where: str) -> HeadingHint:
     )
 
 
+def _glyphs(table: dict[str, Any], where: str) -> tuple[tuple[str, str], ...]:
+    """The manifest's ``glyphs``: single characters, each standing for a notation."""
+    for glyph, notation in table.items():
+        if len(glyph) != 1 or not isinstance(notation, str) or not notation:
+            raise IngestError(
+                MANIFEST,
+                f"{where}: glyphs maps single characters to text, not {glyph!r} = {notation!r}",
+            )
+    return tuple(sorted(table.items()))
+
+
 def _parse_document(entry: Any, index: int, games: dict[str, Game], corpus: Path) -> DocumentSpec:
     where = f"[[documents]] #{index + 1}"
     if not isinstance(entry, dict):
@@ -267,6 +279,7 @@ def _parse_document(entry: Any, index: int, games: dict[str, Game], corpus: Path
         headings=headings,
         drop_lines=drop_lines,
         fillers=tuple(_optional(entry, "fillers", where, [], list)),
+        glyphs=_glyphs(_optional(entry, "glyphs", where, {}, dict), where),
         numbering=numbering,
         translation_of=_optional(entry, "translation_of", where, ""),
     )

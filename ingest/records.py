@@ -65,6 +65,8 @@ class DocumentSpec:
     headings: tuple[HeadingHint, ...] = ()
     drop_lines: tuple[str, ...] = ()
     fillers: tuple[str, ...] = ()
+    # Characters a PDF's font wrote for the game's icons, and the notation they stand for.
+    glyphs: tuple[tuple[str, str], ...] = ()
     numbering: str = ""
     # The id of the document this file translates (an official translation in a file of its
     # own); a translation block inside a file says so by its marker instead.

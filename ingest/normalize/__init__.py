@@ -20,6 +20,7 @@ from .glued_rule_numbers import split_glued_rule_numbers
 from .glued_sentences import space_glued_sentences, split_glued_sentences
 from .glued_words import split_glued_words
 from .hyphenated_words import join_hyphenated_words
+from .icon_glyphs import map_icon_glyphs
 from .linebreak_leftovers import split_linebreak_leftovers
 from .page_furniture import drop_page_furniture
 from .title_preview import drop_title_preview
@@ -39,6 +40,7 @@ RULES: dict[str, Rule] = {
     "join_wrapped_numbers": join_wrapped_numbers,
     "join_hyphenated_words": join_hyphenated_words,
     "join_cjk_wrapped_lines": join_cjk_wrapped_lines,
+    "map_icon_glyphs": map_icon_glyphs,
     "repair_vni_mojibake": repair_vni_mojibake,
     "split_linebreak_leftovers": split_linebreak_leftovers,
     "remove_filler_words": remove_filler_words,
@@ -63,6 +65,7 @@ _PAGES = (
     "join_wrapped_numbers",
     "join_hyphenated_words",
     "join_cjk_wrapped_lines",
+    "map_icon_glyphs",
 )
 PRESETS: dict[str, tuple[str, ...]] = {
     # Text typed or exported by people: only encoding-level and layout repairs.

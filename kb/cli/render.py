@@ -250,7 +250,10 @@ def rule_history(chains: Sequence[Sequence[HistoryEntry]]) -> str:
     for chain in chains:
         lines = []
         for entry in chain:
-            head = f"{entry['document']} (ver. {entry['version']}, {entry['effective']})"
+            # An edition without a version number is named by its effective date alone.
+            dated = [f"ver. {entry['version']}"] if entry["version"] else []
+            dated += [entry["effective"]] if entry["effective"] else []
+            head = f"{entry['document']} ({', '.join(dated)})" if dated else entry["document"]
             if entry["rule"] is None:
                 lines.append(f"{head}: no such rule")
                 continue
