@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from .errors import IngestError
+from .languages import Language, LanguageError, packaged, with_additions
+from .languages import parse as parse_language
 from .layout import schemes
 from .records import DocumentSpec, Game, HeadingHint, VariantSpec
 
@@ -37,6 +39,8 @@ class Manifest:
     documents: list[DocumentSpec]
     unlisted: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # The languages the corpus reads: the packaged ones with its [languages.<code>] tables.
+    languages: tuple[Language, ...] = field(default_factory=packaged)
 
 
 @cache
@@ -312,7 +316,7 @@ def load_manifest(corpus: Path) -> Manifest:
             raise IngestError(MANIFEST, f"malformed TOML: {exc}") from None
         except UnicodeDecodeError:
             raise IngestError(MANIFEST, "not valid UTF-8") from None
-        unknown = sorted(set(data) - {"games", "documents"})
+        unknown = sorted(set(data) - {"games", "documents", "languages"})
         if unknown:
             raise IngestError(MANIFEST, f"unknown top-level key(s) {', '.join(unknown)}")
     else:
@@ -355,8 +359,20 @@ def load_manifest(corpus: Path) -> Manifest:
         raise IngestError(
             str(corpus), f"no documents: no {suffixes} file and no [[documents]] in {MANIFEST}"
         )
+    languages_table = data.get("languages", {})
+    if not isinstance(languages_table, dict):
+        raise IngestError(MANIFEST, "[languages] must be a table")
+    try:
+        added = tuple(parse_language(code, entry) for code, entry in languages_table.items())
+    except LanguageError as exc:
+        raise IngestError(MANIFEST, str(exc)) from None
     return Manifest(
-        corpus=corpus, games=games, documents=documents, unlisted=unlisted, warnings=warnings
+        corpus=corpus,
+        games=games,
+        documents=documents,
+        unlisted=unlisted,
+        warnings=warnings,
+        languages=with_additions(added),
     )
 
 
@@ -409,7 +425,11 @@ _CR_LINE = re.compile(r"^_*\d+\.\d+[a-z]?(-[ivx]+)?\.\s")
 
 
 def describe_unlisted(
-    file: str, text: str, games: dict[str, Game], taken_ids: set[str]
+    file: str,
+    text: str,
+    games: dict[str, Game],
+    taken_ids: set[str],
+    languages: tuple[Language, ...] | None = None,
 ) -> DocumentSpec:
     """Sane defaults for a file the manifest does not describe."""
     from .langdetect import detect_language
@@ -421,7 +441,7 @@ def describe_unlisted(
         len(lines),
     )
     main_text = "\n".join(lines[:first_marker])
-    lang = detect_language(main_text).lang
+    lang = detect_language(main_text, languages).lang
     doc_id = slugify_id(file)
     base = doc_id
     n = 2

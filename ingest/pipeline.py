@@ -26,6 +26,7 @@ from .extract import Knowledge, extract_knowledge
 from .extract.glossaries import document_terms
 from .glossary import Glossary, Term, load_glossary
 from .langdetect import detect_language
+from .languages import Language, packaged
 from .layout import is_title_like
 from .manifest import UNKNOWN_GAME, describe_unlisted, load_manifest
 from .markup import Parsed, parse_markup
@@ -65,6 +66,7 @@ class PipelineResult:
     changes: list[Change] = field(default_factory=list)
     knowledge: Knowledge = field(default_factory=Knowledge)
     terms: list[Term] = field(default_factory=list)  # the rulebooks' own glossaries
+    languages: tuple[Language, ...] = field(default_factory=packaged)
     superseded: dict[str, str] = field(default_factory=dict)  # old version -> newest
 
 
@@ -87,6 +89,7 @@ def process_document(
     game: str,
     vocabulary: frozenset[str],
     bigrams: frozenset[str] = frozenset(),
+    known: tuple[Language, ...] | None = None,
 ) -> tuple[DocumentResult, list[str]]:
     """Run the stages after ``split variants`` on one document."""
     lines, repairs = normalize(doc, vocabulary, bigrams)
@@ -97,7 +100,7 @@ def process_document(
     validate.check_blocks(doc, blocks, "segment")
     for block in blocks:
         detected = detect_language(
-            f"{block.title} {block.text}" if block.title != block.text else block.text
+            f"{block.title} {block.text}" if block.title != block.text else block.text, known
         )
         block.lang = detected.lang if detected.lang != "und" else doc.lang
         block.langs = detected.langs if detected.lang != "und" else doc.lang
@@ -140,7 +143,10 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
     say = progress or (lambda _msg: None)
     manifest = load_manifest(corpus)
     result = PipelineResult(
-        corpus=corpus, games=list(manifest.games.values()), warnings=list(manifest.warnings)
+        corpus=corpus,
+        games=list(manifest.games.values()),
+        warnings=list(manifest.warnings),
+        languages=manifest.languages,
     )
     parsed: dict[str, Parsed | None] = {}
     for spec in manifest.documents:
@@ -155,7 +161,7 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
         raw = read_file(path)
         parsed[path.name] = parse_markup(raw)
         text = _plain_text(parsed[path.name], raw)
-        spec = describe_unlisted(path.name, text, manifest.games, taken)
+        spec = describe_unlisted(path.name, text, manifest.games, taken, manifest.languages)
         if parsed[path.name] is not None:  # its title is the markup's, not its first line
             title = default_title(replace(spec, title=""), parsed[path.name], raw)
             spec = replace(spec, title=title)
@@ -179,7 +185,9 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
     vocabulary, bigrams = clean_vocabulary(doc_texts)
     for doc in doc_texts:
         say(f"process {doc.doc_id}")
-        processed, warnings = process_document(doc, doc.spec.game, vocabulary, bigrams)
+        processed, warnings = process_document(
+            doc, doc.spec.game, vocabulary, bigrams, manifest.languages
+        )
         result.documents.append(processed)
         result.warnings.extend(warnings)
     say("align translations")

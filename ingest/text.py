@@ -282,10 +282,20 @@ _STEMMABLE = re.compile(r"[a-z][a-z'’]{2,}")
 
 
 @cache
-def _english_stemmer() -> Any:  # PyStemmer has no type hints
+def _stemmer() -> Any:  # PyStemmer has no type hints; None when the data names no stemmer
+    """The Snowball stemmer of the default Latin-script language (data/languages.toml), read
+    without ingest/languages.py: its dataclasses cost kb ask more than the file does."""
+    import tomllib
+    from importlib import resources
+
+    text = resources.files("ingest").joinpath("data/languages.toml").read_text(encoding="utf-8")
+    languages = tomllib.loads(text)["languages"].values()
+    name = next((entry.get("stemmer", "") for entry in languages if entry.get("default")), "")
+    if not name:
+        return None
     import Stemmer  # PyStemmer
 
-    return Stemmer.Stemmer("english")
+    return Stemmer.Stemmer(name)
 
 
 def stemmable(word: str) -> bool:
@@ -295,11 +305,13 @@ def stemmable(word: str) -> bool:
 
 @cache
 def stem(word: str) -> str:
-    """The Snowball English stem of a folded word ("negated" -> "negat", "copies" -> "copi");
-    a word that is not an English word (CJK, Vietnamese, digits, short) is its own stem."""
-    if not stemmable(word):
+    """The Snowball stem of a folded word ("negated" -> "negat", "copies" -> "copi") by the
+    default language's stemmer (data/languages.toml: English); a word not of that language
+    (CJK, Vietnamese, digits, short) is its own stem."""
+    stemmer = _stemmer() if stemmable(word) else None
+    if stemmer is None:
         return word
-    return _english_stemmer().stemWord(word.replace("’", "'"))
+    return str(stemmer.stemWord(word.replace("’", "'")))
 
 
 def version_key(version: str) -> tuple[int, ...]:

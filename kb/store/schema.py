@@ -52,7 +52,7 @@ from .shapes import (
     table,
 )
 
-SCHEMA_VERSION = "5"
+SCHEMA_VERSION = "6"
 
 
 def _first(ids: tuple[str, ...]) -> str | None:
@@ -61,6 +61,22 @@ def _first(ids: tuple[str, ...]) -> str | None:
 
 TABLES: dict[str, Table] = {
     "meta": table({"key": str, "value": str}, "key"),
+    # The languages the corpus was read with (ingest/data/languages.toml, and the corpus's own
+    # [languages] tables: source "corpus").
+    "language_settings": table(
+        {
+            "code": str,
+            "name": str,
+            "script": str,
+            "is_default": int,
+            "letters": str,
+            "fold_diacritics": int,
+            "stemmer": str,
+            "source": str,
+            "ord": int,
+        },
+        "code",
+    ),
     "games": record_table(Game, stored={"aliases": AS_JSON, "keywords": AS_JSON}),
     "documents": table(
         {
