@@ -5,6 +5,7 @@
                                                                    (per document)
     -> align translations (+ translation checks) -> version diff   (across documents)
     -> the rulebooks' own glossaries as terms, and where rules mention them
+    -> the infractions of penalty guidelines
     -> extract: timing graph, cards, rulings, restriction lists, glossary counts and readings
     -> structure warnings
 
@@ -24,6 +25,7 @@ from .align import align_corpus
 from .dedupe import dedupe_lines, drop_table_of_contents
 from .extract import Knowledge, extract_knowledge
 from .extract.glossaries import document_terms
+from .extract.infractions import extract_infractions
 from .glossary import Glossary, Term, load_glossary
 from .langdetect import detect_language
 from .languages import Language, packaged
@@ -40,6 +42,7 @@ from .records import (
     DocumentResult,
     DocumentSpec,
     Game,
+    Infraction,
     Line,
     Link,
     RawText,
@@ -68,6 +71,7 @@ class PipelineResult:
     terms: list[Term] = field(default_factory=list)  # the rulebooks' own glossaries
     languages: tuple[Language, ...] = field(default_factory=packaged)
     superseded: dict[str, str] = field(default_factory=dict)  # old version -> newest
+    infractions: list[Infraction] = field(default_factory=list)  # of penalty guidelines
 
 
 def clean_vocabulary(docs: list[DocText]) -> tuple[frozenset[str], frozenset[str]]:
@@ -200,6 +204,8 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
     mentions = term_references(result.documents, result.terms)
     for d in result.documents:
         d.references += mentions.get(d.doc.doc_id, [])
+    say("read the infractions of penalty guidelines")
+    result.infractions = extract_infractions(result.documents, result.links)
     say("extract timing graph, cards, rulings, restriction lists, glossary")
     curated = load_glossary()
     result.knowledge = extract_knowledge(

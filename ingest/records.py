@@ -416,6 +416,33 @@ class Reading:
     changes: tuple[tuple[str, str], ...]  # (as written, official term)
 
 
+# ---- Tournament policy (ingest/extract/infractions.py) ---------------------------------------
+@dataclass(frozen=True)
+class Infraction:
+    """An infraction of penalty guidelines ("2.1 Missed Trigger"): what it is and how a judge
+    corrects it, read from the numbered rule that states it (``rule``, its id too).
+
+    ``penalties`` are (level of play, corrective action) pairs as the guideline writes them:
+    (("Casual", "Caution"), ("Competitive", "Warning")); a translated guideline's infraction
+    names the source infraction it renders in ``translation_of``."""
+
+    rule: str
+    document: str
+    game: str
+    lang: str
+    number: str
+    name: str
+    category: str  # the part of the guidelines it belongs to ("RULE ERRORS")
+    definition: str
+    examples: tuple[str, ...]
+    corrective_action: str  # as written
+    penalties: tuple[tuple[str, str], ...]
+    context: str
+    remedy: str
+    upgrade: str
+    translation_of: str | None = None
+
+
 # ---- Typed facts for verdicts (ingest/extract/cardfacts.py, ingest/extract/statements.py) -----
 @dataclass(frozen=True)
 class CardProperty:

@@ -49,6 +49,8 @@ _HAS_LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
 # The numbers of a table of contents' entries, in one or two columns ("1.1. General   6.1. ...").
 _CONTENTS_NUMBERS = re.compile(r"(?:^|\s{2,})(\d{1,4}(?:\.\d{1,3})*[a-z]?)\.?\s")
 _COLUMN_GAP = re.compile(r"\s{3,}")
+# A row of a table: cells apart by wide gaps (a laid-out PDF keeps them).
+_TABLE_ROW = re.compile(r"\S {3,}\S")
 # Blocks of running text that a laid-out PDF's next line may continue.
 _PROSE = ("paragraph", "example", "answer", "question", "note")
 _MARKED = {"paragraph": "paragraph", "quote": "quote", "note": "note", "row": "row", "code": "code"}
@@ -533,11 +535,14 @@ class _Segmenter:
             return True
         # A PDF laid out line by line separates its paragraphs by blank lines: a line right
         # under a paragraph goes on with it, whatever its case ("...meant for high-level" /
-        # "Disney..."), unless it starts a list item or a label, or the line above is a title.
+        # "Disney..."), unless it starts a list item or a label, the line above is a title, or
+        # either is a row of a table.
         if (
             self.laid_out
             and prev.kind in _PROSE
             and not is_title_like(prev.text)
+            and not _TABLE_ROW.search(text)
+            and not _TABLE_ROW.search(prev.text.rsplit("\n", 1)[-1])
             and _bullet(text) is None
             and match_label(text) is None
             and not _NUMBERED_ITEM.match(text)
@@ -545,10 +550,13 @@ class _Segmenter:
             prev.text = join_wrapped(prev.text, text)
             prev.line_end = line.no
             return True
-        # An indented plain line under a bullet or example is that block's body.
+        # An indented plain line under a bullet or example is that block's body (in a laid-out
+        # PDF, the bullet's own words wrapped onto the next line).
         if indent > 0 and _bullet(text) is None and not _NUMBERED_ITEM.match(text):
             if prev.kind == "example" and prev.text == prev.title:
                 prev.text = text
+            elif self.laid_out and prev.kind == "bullet":
+                prev.text = join_wrapped(prev.text, text)
             else:
                 prev.text += "\n" + text
             prev.line_end = line.no

@@ -5,7 +5,8 @@ A PDF extraction breaks Chinese text where the page's line ended, in the middle 
 wrapped line. Joined with the space a Latin line break stands for, the word would read
 ``迪 士尼``; left apart across a blank line, each piece would be a paragraph of its own.
 
-A line is wrapped when it does not end a sentence (``。！？``) and reaches the right margin:
+A line is wrapped when it does not end a sentence (``。！？``), is no row of a table (cells
+apart by wide gaps), and reaches the right margin:
 at least MARGIN_SHARE of the document's usual full width, in display columns (then it may end
 in anything: ``造成3`` / ``点伤害。``). A shorter line is wrapped when it ends with a character
 of a script written without spaces that ends nothing, and either with a comma-like mark
@@ -31,6 +32,7 @@ FULL_WIDTH_RANK = 0.9
 MIN_BOX = 20
 """Columns a line of a narrow box of text fills at least (a heading or a term is shorter)."""
 _NEW_LINE = re.compile(r"\d+(?:\.\d+)*\.?\s|[•●○◦▪■□◆◇※＊*·・‣⁃–-]\s")
+_COLUMNS = re.compile(r"\S {3,}\S")
 _STOPS = set("。！？")  # a sentence ends here, even at the margin
 _ENDS = set("。！？：；…”」』）)")
 _MID = set("，、“「『（(《")
@@ -46,8 +48,8 @@ def _wrapped(text: str, full: float, below: str, above: str) -> bool:
     line before, each "" when a blank line comes between: a line of a narrow box is as wide as
     the box's line below it, or above it when a picture's gap follows."""
     end = text.rstrip()
-    if not end or end[-1] in _STOPS:
-        return False
+    if not end or end[-1] in _STOPS or _COLUMNS.search(end.strip()):
+        return False  # a sentence's end, or a table's row (its cells apart by wide gaps)
     width = text_width(end)
     if width >= MARGIN_SHARE * full:
         return True  # at the margin, whatever it ends with ("造成3" / "点伤害。")

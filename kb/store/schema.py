@@ -23,6 +23,7 @@ from ingest.records import (
     Fact,
     Game,
     Gloss,
+    Infraction,
     Link,
     Reading,
     Reference,
@@ -52,7 +53,7 @@ from .shapes import (
     table,
 )
 
-SCHEMA_VERSION = "6"
+SCHEMA_VERSION = "7"
 
 
 def _first(ids: tuple[str, ...]) -> str | None:
@@ -317,6 +318,19 @@ TABLES: dict[str, Table] = {
     # never a typo of a corpus word; the most used ones never a subject the knowledge base
     # lacks ("since", "friend").
     "common_words": table({"word": str, "count": int}, "word"),
+    # An infraction of penalty guidelines, read from the numbered rule that states it
+    # (ingest/extract/infractions.py); a translated one names the infraction it renders.
+    "infractions": record_table(
+        Infraction,
+        pk="rule",
+        foreign_keys=[
+            ("rule", "rules", "id"),
+            ("document", "documents", "id"),
+            ("game", "games", "id"),
+            ("translation_of", "rules", "id"),
+        ],
+        stored={"examples": AS_JSON, "penalties": AS_JSON},
+    ),
     # A machine translation read in official terms; the raw text stays in rules.text.
     "readings": record_table(
         Reading, pk="rule", foreign_keys=[("rule", "rules", "id")], stored={"changes": AS_JSON}
@@ -369,6 +383,8 @@ INDEXES: list[tuple[str, list[str]]] = [
     ("restrictions", ["list", "status"]),
     ("restrictions", ["card"]),
     ("term_renderings", ["term"]),
+    ("infractions", ["game", "lang"]),
+    ("infractions", ["translation_of"]),
     ("term_counts", ["term", "document"]),
     ("terms", ["rule"]),
     ("rule_references", ["rule"]),

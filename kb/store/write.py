@@ -54,6 +54,7 @@ STEPS: list[tuple[str, list[_Step]]] = [
             knowledge.write_cards,
             knowledge.write_glossary,
             knowledge.write_facts,
+            knowledge.write_infractions,
         ],
     ),
 ]
