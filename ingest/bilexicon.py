@@ -21,6 +21,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .text import CJK_RUN, cjk_bigrams, plural_key, words
 
@@ -45,6 +46,10 @@ def tokens(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+# A text prepared for comparison: its known words (with what each needs) and their weight.
+Side = tuple[Any, float]
+
+
 @dataclass
 class Lexicon:
     """Learned translations of source words into target words, with their weights."""
@@ -54,27 +59,42 @@ class Lexicon:
     source_weight: dict[str, float] = field(default_factory=dict)  # idf of a known source word
     target_weight: dict[str, float] = field(default_factory=dict)
 
+    def source_side(self, words: frozenset[str]) -> Side:
+        """A source text's known words, prepared for many comparisons: (their translations,
+        their weight) each, and the weights' sum."""
+        known = [
+            (self.translations[w], self.source_weight[w]) for w in words if w in self.translations
+        ]
+        return tuple(known), sum(weight for _, weight in known)
+
+    def target_side(self, words: frozenset[str]) -> Side:
+        """A target text's known words, and the sum of their weights."""
+        known = frozenset(b for b in words if b in self.target_weight)
+        return known, sum(self.target_weight[b] for b in known)
+
     def similarity(self, source: frozenset[str], target: frozenset[str]) -> float:
         """How much of each text the other translates (0-1): the harmonic mean of the share
         (idf-weighted) of the source's known words with a translation in the target, and of
         the target's known words that translate one of them."""
-        known = [w for w in source if w in self.translations]
-        known_target = [b for b in target if b in self.target_weight]
-        if not known or not known_target:
+        return self.prepared_similarity(self.source_side(source), self.target_side(target))
+
+    def prepared_similarity(self, source: Side, target: Side) -> float:
+        """``similarity`` of a prepared source and target (``source_side``, ``target_side``)."""
+        (known, source_total), (known_target, target_total) = source, target
+        if not source_total or not target_total:
             return 0.0
         linked: set[str] = set()
         hit = 0.0
-        for w in known:
-            found = self.translations[w] & target
+        for translations, weight in known:
+            found = translations & known_target
             if found:
-                hit += self.source_weight[w]
+                hit += weight
                 linked |= found
-        source_share = hit / sum(self.source_weight[w] for w in known)
-        target_share = sum(self.target_weight[b] for b in linked) / sum(
-            self.target_weight[b] for b in known_target
-        )
-        total = source_share + target_share
-        return 2 * source_share * target_share / total if total else 0.0
+        if not hit:
+            return 0.0
+        source_share = hit / source_total
+        target_share = sum(self.target_weight[b] for b in linked) / target_total
+        return 2 * source_share * target_share / (source_share + target_share)
 
 
 def learn(paired: Iterable[tuple[frozenset[str], frozenset[str]]]) -> Lexicon:
@@ -87,12 +107,14 @@ def learn(paired: Iterable[tuple[frozenset[str], frozenset[str]]]) -> Lexicon:
         source_count.update(source)
         target_count.update(target)
     common = COMMON_SHARE * n
+    # A word in fewer paired rules than MIN_PAIRS can pair with none: counted out at once.
+    useful_source = {w for w, k in source_count.items() if MIN_PAIRS <= k <= common}
+    useful_target = {b for b, k in target_count.items() if MIN_PAIRS <= k <= common}
     both: Counter[tuple[str, str]] = Counter()
     for source, target in pairs:
-        kept_target = [b for b in target if target_count[b] <= common]
-        for w in source:
-            if source_count[w] <= common:
-                both.update((w, b) for b in kept_target)
+        kept_target = target & useful_target
+        for w in source & useful_source:
+            both.update((w, b) for b in kept_target)
     scored = sorted(
         (
             (2 * k / (source_count[w] + target_count[b]), w, b)

@@ -102,7 +102,7 @@ class Glossary:
         """Non-overlapping occurrences of ``renderings`` in ``text``, longest match first."""
         if not renderings or not text:
             return []
-        return Finder(renderings).find(text)
+        return _finder(tuple(renderings)).find(text)
 
 
 class Finder:
@@ -126,6 +126,13 @@ class Finder:
             if rendering:
                 found.append((rendering, m.start(), m.end()))
         return found
+
+
+@cache
+def _finder(renderings: tuple[Rendering, ...]) -> Finder:
+    """One Finder per list of renderings: building it sorts and indexes them, which costs far
+    more than a lookup (the build asks the same lists about every rule)."""
+    return Finder(list(renderings))
 
 
 @cache

@@ -42,7 +42,14 @@ def word_languages(text: str, languages: tuple[Language, ...] | None = None) -> 
     by_script = {s: next((x for x in languages if x.script == s), None) for s in ("han", "kana")}
     marked = [x for x in languages if x.script == "latin" and (x.letters or x.marks)]
     default = next((x for x in languages if x.default), None)
+    # An ASCII word shows no language's own letters unless some language's are ASCII.
+    plain_ascii = default.code if default is not None else ""
+    if any(ch.isascii() for x in marked for ch in x.letters | x.marks):
+        plain_ascii = ""
     for word in plain_words(text):
+        if plain_ascii and word.isascii():
+            counts[plain_ascii] += 1
+            continue
         script = _script(word)
         if script != "latin":
             owner = by_script[script]
