@@ -77,10 +77,16 @@ def _document(rule_id: str) -> str:
 
 def _orient(
     link: dict[str, str], translates: dict[str, str], translated_by: dict[str, list[str]]
-) -> tuple[Pair, str, str]:
-    """((source document, target document), source rule, target rule) of a sampled link."""
+) -> tuple[Pair, str, str] | None:
+    """((source document, target document), source rule, target rule) of a sampled link;
+    None when the database holds no translation pair of its documents."""
     ids = [i for i in link.values() if i]
     docs = {_document(i) for i in ids}
+    known = set(translates) | set(translated_by)
+    if not docs <= known or (
+        len(docs) == 1 and not (docs & set(translates) or any(translated_by.get(d) for d in docs))
+    ):
+        return None
     if len(docs) == 2:
         a, b = sorted(docs)
         source, target = (a, b) if translates.get(b) == a else (b, a)
@@ -107,7 +113,10 @@ def evaluate_sampled(conn: sqlite3.Connection, path: Path) -> dict[str, dict[str
         lambda: {"gold": set(), "rules": set(), "targets": {}}
     )
     for link in sampled_links(path):
-        docs, source, target = _orient(link, translates, translated_by)
+        oriented = _orient(link, translates, translated_by)
+        if oriented is None:
+            continue
+        docs, source, target = oriented
         entry = per[docs]
         if source and target:
             entry["gold"].add((source, target))
