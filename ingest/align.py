@@ -26,9 +26,18 @@ import bisect
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from .align_numbered import (
+    Group,
+    Stretch,
+    align_numbered,
+    learn_lexicon,
+    numbered,
+    side,
+    words_likeness,
+)
 from .checks import check_links, glossary_forms, term_ids
 from .glossary import Glossary, Rendering
 from .records import Check, DocumentResult, Link
@@ -85,6 +94,10 @@ _WORD = LETTER_WORD
 # Marks that a translation keeps: ">>" (also "> >"), brackets, quotes, list and ratio signs.
 _MARK = re.compile(r">\s?>|[(\[«《<\"“”:/!?+]")
 _QUOTES = str.maketrans({"“": '"', "”": '"'})
+
+
+# How alike two runs of units read by another measure (0-1): source range, target range.
+Likeness = Callable[[int, int, int, int], float]
 
 
 @dataclass(frozen=True)
@@ -202,8 +215,11 @@ class _Aligner:
     once per bead and reused by the second pass.
     """
 
-    def __init__(self, src: Sequence[Unit], tgt: Sequence[Unit]) -> None:
+    def __init__(
+        self, src: Sequence[Unit], tgt: Sequence[Unit], likeness: Likeness | None = None
+    ) -> None:
         self.src, self.tgt = src, tgt
+        self.likeness = likeness
         self.weight = self._weights()
         self._src_sums = self._prefix_sums(src)
         self._tgt_sums = self._prefix_sums(tgt)
@@ -269,6 +285,11 @@ class _Aligner:
             w = self.weight
             shared = sum(w[k] * min(n, b[k]) for k, n in a.items() if k in b)
             result = (2.0 * shared / total, True)
+        if self.likeness is not None:
+            # Another measure of how alike the two sides read (a learned word list).
+            other = self.likeness(i0, i1, j0, j1)
+            if other > result[0]:
+                result = (other, True)
         self._sim[key] = result
         return result
 
@@ -492,9 +513,12 @@ def _refit(src: Sequence[Unit], tgt: Sequence[Unit], path: list[Bead]) -> _Model
     return _Model(ratio=ratio, variance=max(MIN_VARIANCE, variance), prior=prior)
 
 
-def align_units(src: Sequence[Unit], tgt: Sequence[Unit]) -> list[Bead]:
-    """The best bead path between two unit sequences (two passes: fit, then refit)."""
-    aligner = _Aligner(src, tgt)
+def align_units(
+    src: Sequence[Unit], tgt: Sequence[Unit], likeness: Likeness | None = None
+) -> list[Bead]:
+    """The best bead path between two unit sequences (two passes: fit, then refit);
+    ``likeness`` (0-1, of unit ranges) counts as anchor overlap where it is higher."""
+    aligner = _Aligner(src, tgt, likeness)
     path = aligner.run(_first_model(src, tgt))
     path = aligner.run(_refit(src, tgt, path), corridor=path)
     return [_with_gap_score(aligner, bead) for bead in path]
@@ -545,14 +569,45 @@ def beads_to_links(
         t = tuple(u.id for u in tgt[bead.j0 : bead.j1] if not u.heading)
         if not s and not t:
             continue
-        if s and t:
-            method = "dp:anchors+length" if bead.anchored else "dp:length"
-        elif bead.i1 > bead.i0 and bead.j1 > bead.j0:
-            method = "dp:heading"
-        else:
-            method = "dp:gap"
+        method = _method(bead, bool(s), bool(t))
         links.append(Link(source_doc, target_doc, s, t, round(bead.score, 4), method))
     return links
+
+
+def _method(bead: Bead, rules_src: bool, rules_tgt: bool) -> str:
+    if rules_src and rules_tgt:
+        return "dp:anchors+length" if bead.anchored else "dp:length"
+    if bead.i1 > bead.i0 and bead.j1 > bead.j0:
+        return "dp:heading"
+    return "dp:gap"
+
+
+def stretch_aligner(
+    src: Sequence[Unit], tgt: Sequence[Unit], likeness: Callable[[list[int], list[int]], float]
+) -> Stretch:
+    """Aligns runs of positions of ``src`` and ``tgt`` by the dynamic programme, reading
+    ``likeness`` of positions too (for ingest/align_numbered.py, between its number links)."""
+
+    def run(src_pos: list[int], tgt_pos: list[int]) -> list[Group]:
+        if not src_pos or not tgt_pos:
+            return [([i], [], 1.0, "dp:gap") for i in src_pos] + [
+                ([], [j], 1.0, "dp:gap") for j in tgt_pos
+            ]
+
+        def local(i0: int, i1: int, j0: int, j1: int) -> float:
+            return likeness(src_pos[i0:i1], tgt_pos[j0:j1])
+
+        path = align_units([src[i] for i in src_pos], [tgt[j] for j in tgt_pos], local)
+        groups = []
+        for bead in path:
+            s = src_pos[bead.i0 : bead.i1]
+            t = tgt_pos[bead.j0 : bead.j1]
+            has_s = any(not src[i].heading for i in s)
+            has_t = any(not tgt[j].heading for j in t)
+            groups.append((s, t, round(bead.score, 4), _method(bead, has_s, has_t)))
+        return groups
+
+    return run
 
 
 def align_pair(source: DocumentResult, target: DocumentResult, glossary: Glossary) -> list[Link]:
@@ -580,8 +635,41 @@ def translation_pairs(
 def align_corpus(
     documents: list[DocumentResult], glossary: Glossary
 ) -> tuple[list[Link], list[Check]]:
-    """Links between every variant and its source document, and the checks on them."""
+    """Links between every translation and its source document, and the checks on them: a
+    translation numbered like its source by number and content (ingest/align_numbered.py),
+    any other by the dynamic programme."""
+    pairs = translation_pairs(documents)
+    sides = {
+        (s.doc.doc_id, t.doc.doc_id): (side(s, reading_order(s)), side(t, reading_order(t)))
+        for s, t in pairs
+        if numbered(s, t)
+    }
+    languages = {(s.doc.lang, t.doc.lang) for s, t in pairs}
+    lexicons = {
+        (ls, lt): learn_lexicon(
+            [
+                v
+                for (a, b), v in sides.items()
+                for s, t in pairs
+                if (s.doc.doc_id, t.doc.doc_id) == (a, b) and (s.doc.lang, t.doc.lang) == (ls, lt)
+            ]
+        )
+        for ls, lt in languages
+    }
     links: list[Link] = []
-    for source, target in translation_pairs(documents):
-        links += align_pair(source, target, glossary)
+    for source, target in pairs:
+        key = (source.doc.doc_id, target.doc.doc_id)
+        if key not in sides:
+            links += align_pair(source, target, glossary)
+            continue
+        game = source.doc.spec.game
+        src = prepare_units(source, glossary, glossary_forms(glossary, source.doc.lang, game))
+        tgt = prepare_units(target, glossary, glossary_forms(glossary, target.doc.lang, game))
+        _keep_shared_words(src, tgt)
+        lexicon = lexicons[(source.doc.lang, target.doc.lang)]
+        src_side, tgt_side = sides[key]
+        likeness = words_likeness(src_side, tgt_side, lexicon)
+        links += align_numbered(
+            source, target, src_side, tgt_side, lexicon, stretch_aligner(src, tgt, likeness)
+        )
     return links, check_links(links, documents, glossary)

@@ -25,6 +25,8 @@ from .text import fold, squash_spaces
 _MIN_GLUED = 120
 # Share of a line's characters that other lines must cover for it to be a copy of them.
 _COVERED = 0.95
+# The lines a glued copy holds lie within this many times their number of source lines.
+_STRETCH = 2
 # Share a line beside a glued copy must repeat of other lines to belong to the glued stretch.
 _NEIGHBOUR_COVERED = 0.85
 # A table of contents has at least this many headings, most of which recur in the body.
@@ -115,7 +117,14 @@ def dedupe_lines(document: str, lines: list[Line]) -> tuple[list[Line], list[Dup
         if len(text) < _MIN_GLUED:
             continue
         share, used = pieces.covered_share(no, text, len(text) - 1, set())
-        if share >= _COVERED and len(used) >= 2:
+        # A one-word line ("character", a glossary term) is no evidence of a glued copy, and a
+        # glued copy holds a stretch of lines: sentences found in lines all over the document
+        # are a rule quoted elsewhere (an update summary), wrapped at other places.
+        if (
+            share >= _COVERED
+            and sum(1 for k in used if " " in texts[k]) >= 2
+            and max(used) - min(used) <= _STRETCH * len(used)
+        ):
             glued[no] = used
     records = [
         Duplicate(

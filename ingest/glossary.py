@@ -26,6 +26,10 @@ class Rendering:
     preferred: bool = False
     note: str = ""
     reading: str = ""  # for machine-translation forms: what the official-terms reading says
+    # Who gives it: "curated" (data/glossary.toml, whose notes say where each comes from), or
+    # the provenance of the document whose own glossary states it ("official": a publisher's
+    # translation of its rulebook's glossary).
+    provenance: str = "curated"
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,7 @@ class Glossary:
         """Non-overlapping occurrences of ``renderings`` in ``text``, longest match first."""
         if not renderings or not text:
             return []
-        return Finder(renderings).find(text)
+        return _finder(tuple(renderings)).find(text)
 
 
 class Finder:
@@ -122,6 +126,13 @@ class Finder:
             if rendering:
                 found.append((rendering, m.start(), m.end()))
         return found
+
+
+@cache
+def _finder(renderings: tuple[Rendering, ...]) -> Finder:
+    """One Finder per list of renderings: building it sorts and indexes them, which costs far
+    more than a lookup (the build asks the same lists about every rule)."""
+    return Finder(list(renderings))
 
 
 @cache

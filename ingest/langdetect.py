@@ -1,8 +1,10 @@
-"""Language of a segment: en, vi, zh, or a mix (``langs`` lists every language present).
+"""Language of a segment: its primary language and every language present (``langs``).
 
-Script evidence decides, word by word: a word with a Vietnamese-only letter or tone mark is
-Vietnamese, a run of Han characters is Chinese, kana is Japanese, other Latin words count as
-English. This is enough for the corpus languages, costs nothing, and is deterministic; a
+Script evidence decides, word by word, from the languages' data (data/languages.toml, and a
+corpus's additions): kana is the kana language's (Japanese), a run of Han characters the Han
+language's (Chinese), a Latin word showing letters or marks only one language writes is that
+language's (Vietnamese: ă, ơ, the tone marks), any other Latin word the default language's
+(English). This is enough for the corpus languages, costs nothing, and is deterministic; a
 statistical detector would add a model download or a large dependency for no gain here.
 """
 
@@ -10,11 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .text import HAN, KANA, is_vietnamese_word, plain_words
+from .languages import Language, packaged
+from .text import HAN, KANA, plain_words
 
-# A share of Vietnamese words above this makes a Latin-script segment Vietnamese: machine
-# translations leave English terms in Vietnamese sentences, never the other way round.
-_VI_SHARE = 0.2
 # A second language is listed when it has at least this share of the words.
 _MIXED_SHARE = 0.1
 
@@ -22,41 +22,69 @@ _MIXED_SHARE = 0.1
 @dataclass(frozen=True)
 class Detected:
     lang: str  # primary language, "und" when there is no evidence
-    langs: str  # every language present, "+"-joined in a fixed order, e.g. "en+zh"
+    langs: str  # every language present, "+"-joined in the data's order, e.g. "en+zh"
 
 
-def word_languages(text: str) -> dict[str, int]:
-    """Count words per language; Chinese and Japanese, written without spaces, by characters."""
-    counts = {"en": 0, "vi": 0, "zh": 0, "ja": 0}
-    cjk_chars = {"zh": 0, "ja": 0}
+def _script(word: str) -> str:
+    if KANA.search(word):
+        return "kana"
+    if HAN.match(word):
+        return "han"
+    return "latin"
+
+
+def word_languages(text: str, languages: tuple[Language, ...] | None = None) -> dict[str, int]:
+    """Count words per language; Chinese and Japanese, written without spaces, by characters
+    (about two make a word in running text)."""
+    languages = languages or packaged()
+    counts = {lang.code: 0 for lang in languages}
+    chars = dict.fromkeys(counts, 0)
+    by_script = {s: next((x for x in languages if x.script == s), None) for s in ("han", "kana")}
+    marked = [x for x in languages if x.script == "latin" and (x.letters or x.marks)]
+    default = next((x for x in languages if x.default), None)
+    # An ASCII word shows no language's own letters unless some language's are ASCII.
+    plain_ascii = default.code if default is not None else ""
+    if any(ch.isascii() for x in marked for ch in x.letters | x.marks):
+        plain_ascii = ""
     for word in plain_words(text):
-        if KANA.search(word):
-            cjk_chars["ja"] += len(word)
-        elif HAN.match(word):
-            cjk_chars["zh"] += len(word)
-        elif is_vietnamese_word(word):
-            counts["vi"] += 1
-        elif word.isascii():
-            counts["en"] += 1
-    # About two characters make a word in running Chinese or Japanese text.
-    for lang, chars in cjk_chars.items():
-        counts[lang] = (chars + 1) // 2
+        if plain_ascii and word.isascii():
+            counts[plain_ascii] += 1
+            continue
+        script = _script(word)
+        if script != "latin":
+            owner = by_script[script]
+            if owner is not None:
+                chars[owner.code] += len(word)
+            continue
+        owner = next((x for x in marked if x.writes(word)), None)
+        if owner is not None:
+            counts[owner.code] += 1
+        elif default is not None and word.isascii():
+            counts[default.code] += 1
+    for code, n in chars.items():
+        if n:
+            counts[code] = (n + 1) // 2
     return counts
 
 
-def detect_language(text: str) -> Detected:
-    counts = word_languages(text)
-    latin = counts["en"] + counts["vi"]
-    if latin and counts["vi"] / latin >= _VI_SHARE:
-        counts["vi"] += counts["en"]
-        counts["en"] = 0
+def detect_language(text: str, languages: tuple[Language, ...] | None = None) -> Detected:
+    languages = languages or packaged()
+    counts = word_languages(text, languages)
+    default = next((x.code for x in languages if x.default), "")
+    latin = [x for x in languages if x.script == "latin"]
+    latin_words = sum(counts[x.code] for x in latin)
+    # A language whose words are enough of a Latin segment takes the default language's too.
+    for x in latin:
+        if x.share and latin_words and counts[x.code] / latin_words >= x.share and default:
+            counts[x.code] += counts[default]
+            counts[default] = 0
+            break
     total = sum(counts.values())
     if not total:
         return Detected("und", "und")
-    primary = max(("en", "vi", "zh", "ja"), key=lambda k: (counts[k], k == "en"))
-    present = [
-        k for k in ("en", "vi", "zh", "ja") if counts[k] and counts[k] / total >= _MIXED_SHARE
-    ]
+    order = [x.code for x in languages]
+    primary = max(order, key=lambda k: (counts[k], k == default))
+    present = [k for k in order if counts[k] and counts[k] / total >= _MIXED_SHARE]
     if primary not in present:
         present.insert(0, primary)
     return Detected(primary, "+".join(present))

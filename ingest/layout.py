@@ -12,7 +12,8 @@
 * **Chapters**: ``1. Game Concepts`` above ``100. General`` is a chapter when the next section's
   number starts with it (``100 // 100 == 1``); without such lines, ``100.`` sections of a
   comprehensive rulebook are chapters themselves.
-* **Sections with a role**: a table of contents, a glossary and credits, by their names.
+* **Sections with a role**: a table of contents, a glossary, credits and a summary of changes,
+  by their names.
 * **Cross-references**: "see rule 702.19", "section 102", "[1.3.2a]", "§5.2", "Article 4".
 
 Everything a person might need to adjust (words in several languages, thresholds) is in
@@ -28,7 +29,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from .text import fold
+from .text import fold, unspaced
 
 _FINAL_PUNCT = ".,;:!?…。，；：！？"
 _HAS_LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
@@ -50,7 +51,8 @@ def is_title_like(text: str) -> bool:
         # "Proceed to battle (explained later.)": a sentence that ends inside its parenthesis.
         and not (text[-1] in ")）" and len(text) > 1 and text[-2] in _FINAL_PUNCT)
         and bool(_HAS_LETTER.search(text[0]) or text[0] in '"“(' or text[0].isdigit())
-        and (text[0].isupper() or not text[0].isalpha())
+        # Scripts without letter case (Chinese, Japanese) start a title with any letter.
+        and (text[0].isupper() or not text[0].isalpha() or unspaced(text[0]))
     )
 
 
@@ -142,12 +144,15 @@ def detect_numbering(texts: list[str], declared: str = "") -> str:
     """
     data = layout_data()["numbering"]
     counts = {name: 0 for name in schemes()}
+    declared_lines = 0  # lines numbered in the declared scheme, titles included
     for text in texts:
         for name, scheme in schemes().items():
             m = scheme.match(text)
             if m and _counts_as_rule(scheme, m):
                 counts[name] += 1
-    if declared in counts and counts[declared]:
+            if m and name == declared and len(number_parts(m.group("num"))) >= 2:
+                declared_lines += 1
+    if declared in counts and (counts[declared] or declared_lines):
         return declared
     best = max(counts, key=lambda k: counts[k])
     enough = counts[best] >= data["min_lines"] and counts[best] >= data["min_share"] * len(texts)
@@ -167,7 +172,8 @@ def _roles() -> dict[str, str]:
 
 
 def section_role(title: str, anchor: str = "") -> str:
-    """ "contents", "glossary" or "credits" for a heading of that name (or markup anchor)."""
+    """ "contents", "glossary", "credits" or "changes" for a heading of that name (or markup
+    anchor)."""
     role = _roles().get(_name_key(title), "")
     if role:
         return role
@@ -190,6 +196,18 @@ def _division() -> re.Pattern[str]:
 def is_division(text: str) -> bool:
     """ "Part I: The Moor", "Chapter 3", "第三章": an unnumbered heading of a numbered text."""
     return bool(_division().match(text)) and len(text) <= 100
+
+
+def division_number(text: str) -> tuple[str, str] | None:
+    """``("2", "RULE ERRORS")`` for "SECTION 2: RULE ERRORS" (or "第2节：规则错误"): the arabic
+    number a division heading names and the title after it; None without one."""
+    m = _division().match(text)
+    if not m or len(text) > 100:
+        return None
+    digits = re.search(r"\d+", m.group())
+    if not digits:
+        return None
+    return digits.group(), text[m.end() :].strip(" :：.-–—")
 
 
 # ---- glossary entries --------------------------------------------------------------------

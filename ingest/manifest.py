@@ -14,11 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from .errors import IngestError
+from .languages import Language, LanguageError, packaged, with_additions
+from .languages import parse as parse_language
+from .layout import schemes
 from .records import DocumentSpec, Game, HeadingHint, VariantSpec
 
 MANIFEST = "sources.toml"
 PROVENANCES = ("official", "community", "machine", "unknown")
-PRESETS = ("clean", "machine_translation", "pdf_extraction")
+PRESETS = ("clean", "machine_translation", "pdf_extraction", "pdf_layout")
 # Files in a corpus folder that are documentation, not documents.
 _NOT_DOCUMENTS = re.compile(r"^(README|LICENSE|NOTICE|CHANGELOG)(\..*)?$", re.IGNORECASE)
 # Plain text, and the markup kinds ingest/markup reads (Markdown, reStructuredText, HTML).
@@ -36,6 +39,8 @@ class Manifest:
     documents: list[DocumentSpec]
     unlisted: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # The languages the corpus reads: the packaged ones with its [languages.<code>] tables.
+    languages: tuple[Language, ...] = field(default_factory=packaged)
 
 
 @cache
@@ -103,7 +108,9 @@ _DOC_KEYS: dict[str, Any] = {
     "headings": [dict],
     "drop_lines": [str],
     "fillers": [str],
+    "glyphs": dict,
     "numbering": str,
+    "translation_of": str,
 }
 _VARIANT_KEYS: dict[str, Any] = {
     "marker": str, "variant": str, "lang": str, "provenance": str, "preset": str, "title": str,
@@ -212,6 +219,17 @@ def _parse_heading(entry: Any, where: str) -> HeadingHint:
     )
 
 
+def _glyphs(table: dict[str, Any], where: str) -> tuple[tuple[str, str], ...]:
+    """The manifest's ``glyphs``: single characters, each standing for a notation."""
+    for glyph, notation in table.items():
+        if len(glyph) != 1 or not isinstance(notation, str) or not notation:
+            raise IngestError(
+                MANIFEST,
+                f"{where}: glyphs maps single characters to text, not {glyph!r} = {notation!r}",
+            )
+    return tuple(sorted(table.items()))
+
+
 def _parse_document(entry: Any, index: int, games: dict[str, Game], corpus: Path) -> DocumentSpec:
     where = f"[[documents]] #{index + 1}"
     if not isinstance(entry, dict):
@@ -238,8 +256,12 @@ def _parse_document(entry: Any, index: int, games: dict[str, Game], corpus: Path
     )
     drop_lines = tuple(_regex(p, where) for p in _optional(entry, "drop_lines", where, [], list))
     numbering = _optional(entry, "numbering", where, "")
-    if numbering not in ("", "cr"):
-        raise IngestError(MANIFEST, f'{where}: numbering must be "cr" or absent, not {numbering!r}')
+    if numbering and numbering not in schemes():
+        raise IngestError(
+            MANIFEST,
+            f"{where}: numbering must be one of {', '.join(schemes())} or absent, "
+            f"not {numbering!r}",
+        )
     return DocumentSpec(
         file=file,
         id=doc_id,
@@ -261,7 +283,9 @@ def _parse_document(entry: Any, index: int, games: dict[str, Game], corpus: Path
         headings=headings,
         drop_lines=drop_lines,
         fillers=tuple(_optional(entry, "fillers", where, [], list)),
+        glyphs=_glyphs(_optional(entry, "glyphs", where, {}, dict), where),
         numbering=numbering,
+        translation_of=_optional(entry, "translation_of", where, ""),
     )
 
 
@@ -292,7 +316,7 @@ def load_manifest(corpus: Path) -> Manifest:
             raise IngestError(MANIFEST, f"malformed TOML: {exc}") from None
         except UnicodeDecodeError:
             raise IngestError(MANIFEST, "not valid UTF-8") from None
-        unknown = sorted(set(data) - {"games", "documents"})
+        unknown = sorted(set(data) - {"games", "documents", "languages"})
         if unknown:
             raise IngestError(MANIFEST, f"unknown top-level key(s) {', '.join(unknown)}")
     else:
@@ -308,6 +332,13 @@ def load_manifest(corpus: Path) -> Manifest:
     seen_ids: dict[str, str] = {}
     seen_files: set[str] = set()
     for doc in documents:
+        # Listed after what it translates: the store writes a document before its translations.
+        if doc.translation_of and doc.translation_of not in seen_ids:
+            raise IngestError(
+                MANIFEST,
+                f"[[documents]] {doc.file!r}: translation_of {doc.translation_of!r} names no "
+                "document listed before it",
+            )
         if doc.file in seen_files:
             raise IngestError(MANIFEST, f"file {doc.file!r} is listed twice")
         seen_files.add(doc.file)
@@ -328,8 +359,20 @@ def load_manifest(corpus: Path) -> Manifest:
         raise IngestError(
             str(corpus), f"no documents: no {suffixes} file and no [[documents]] in {MANIFEST}"
         )
+    languages_table = data.get("languages", {})
+    if not isinstance(languages_table, dict):
+        raise IngestError(MANIFEST, "[languages] must be a table")
+    try:
+        added = tuple(parse_language(code, entry) for code, entry in languages_table.items())
+    except LanguageError as exc:
+        raise IngestError(MANIFEST, str(exc)) from None
     return Manifest(
-        corpus=corpus, games=games, documents=documents, unlisted=unlisted, warnings=warnings
+        corpus=corpus,
+        games=games,
+        documents=documents,
+        unlisted=unlisted,
+        warnings=warnings,
+        languages=with_additions(added),
     )
 
 
@@ -382,7 +425,11 @@ _CR_LINE = re.compile(r"^_*\d+\.\d+[a-z]?(-[ivx]+)?\.\s")
 
 
 def describe_unlisted(
-    file: str, text: str, games: dict[str, Game], taken_ids: set[str]
+    file: str,
+    text: str,
+    games: dict[str, Game],
+    taken_ids: set[str],
+    languages: tuple[Language, ...] | None = None,
 ) -> DocumentSpec:
     """Sane defaults for a file the manifest does not describe."""
     from .langdetect import detect_language
@@ -394,7 +441,7 @@ def describe_unlisted(
         len(lines),
     )
     main_text = "\n".join(lines[:first_marker])
-    lang = detect_language(main_text).lang
+    lang = detect_language(main_text, languages).lang
     doc_id = slugify_id(file)
     base = doc_id
     n = 2

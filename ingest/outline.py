@@ -58,7 +58,7 @@ def build_outline(
     """The section tree and the rules of a document's blocks, and the links (words, target)
     each rule's text holds (from a markup source)."""
     spec = doc.spec
-    variant = doc.translation_of is not None
+    variant = doc.variant != "original"  # a translation block, stored sentence by sentence
     default_ruleset = spec.ruleset or None
     default_era = spec.era or None
     root = Section(

@@ -5,6 +5,7 @@
                                                                    (per document)
     -> align translations (+ translation checks) -> version diff   (across documents)
     -> the rulebooks' own glossaries as terms, and where rules mention them
+    -> the infractions of penalty guidelines
     -> extract: timing graph, cards, rulings, restriction lists, glossary counts and readings
     -> structure warnings
 
@@ -24,8 +25,10 @@ from .align import align_corpus
 from .dedupe import dedupe_lines, drop_table_of_contents
 from .extract import Knowledge, extract_knowledge
 from .extract.glossaries import document_terms
+from .extract.infractions import extract_infractions
 from .glossary import Glossary, Term, load_glossary
 from .langdetect import detect_language
+from .languages import Language, packaged
 from .layout import is_title_like
 from .manifest import UNKNOWN_GAME, describe_unlisted, load_manifest
 from .markup import Parsed, parse_markup
@@ -39,6 +42,7 @@ from .records import (
     DocumentResult,
     DocumentSpec,
     Game,
+    Infraction,
     Line,
     Link,
     RawText,
@@ -65,7 +69,9 @@ class PipelineResult:
     changes: list[Change] = field(default_factory=list)
     knowledge: Knowledge = field(default_factory=Knowledge)
     terms: list[Term] = field(default_factory=list)  # the rulebooks' own glossaries
+    languages: tuple[Language, ...] = field(default_factory=packaged)
     superseded: dict[str, str] = field(default_factory=dict)  # old version -> newest
+    infractions: list[Infraction] = field(default_factory=list)  # of penalty guidelines
 
 
 def clean_vocabulary(docs: list[DocText]) -> tuple[frozenset[str], frozenset[str]]:
@@ -87,6 +93,7 @@ def process_document(
     game: str,
     vocabulary: frozenset[str],
     bigrams: frozenset[str] = frozenset(),
+    known: tuple[Language, ...] | None = None,
 ) -> tuple[DocumentResult, list[str]]:
     """Run the stages after ``split variants`` on one document."""
     lines, repairs = normalize(doc, vocabulary, bigrams)
@@ -97,7 +104,7 @@ def process_document(
     validate.check_blocks(doc, blocks, "segment")
     for block in blocks:
         detected = detect_language(
-            f"{block.title} {block.text}" if block.title != block.text else block.text
+            f"{block.title} {block.text}" if block.title != block.text else block.text, known
         )
         block.lang = detected.lang if detected.lang != "und" else doc.lang
         block.langs = detected.langs if detected.lang != "und" else doc.lang
@@ -140,7 +147,10 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
     say = progress or (lambda _msg: None)
     manifest = load_manifest(corpus)
     result = PipelineResult(
-        corpus=corpus, games=list(manifest.games.values()), warnings=list(manifest.warnings)
+        corpus=corpus,
+        games=list(manifest.games.values()),
+        warnings=list(manifest.warnings),
+        languages=manifest.languages,
     )
     parsed: dict[str, Parsed | None] = {}
     for spec in manifest.documents:
@@ -155,7 +165,7 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
         raw = read_file(path)
         parsed[path.name] = parse_markup(raw)
         text = _plain_text(parsed[path.name], raw)
-        spec = describe_unlisted(path.name, text, manifest.games, taken)
+        spec = describe_unlisted(path.name, text, manifest.games, taken, manifest.languages)
         if parsed[path.name] is not None:  # its title is the markup's, not its first line
             title = default_title(replace(spec, title=""), parsed[path.name], raw)
             spec = replace(spec, title=title)
@@ -179,7 +189,9 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
     vocabulary, bigrams = clean_vocabulary(doc_texts)
     for doc in doc_texts:
         say(f"process {doc.doc_id}")
-        processed, warnings = process_document(doc, doc.spec.game, vocabulary, bigrams)
+        processed, warnings = process_document(
+            doc, doc.spec.game, vocabulary, bigrams, manifest.languages
+        )
         result.documents.append(processed)
         result.warnings.extend(warnings)
     say("align translations")
@@ -188,10 +200,12 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
     result.changes = diff_corpus(result.documents)
     result.superseded = superseded(result.documents)
     say("read the rulebooks' own glossaries")
-    result.terms = document_terms(result.documents, result.superseded)
+    result.terms = document_terms(result.documents, result.superseded, result.links)
     mentions = term_references(result.documents, result.terms)
     for d in result.documents:
         d.references += mentions.get(d.doc.doc_id, [])
+    say("read the infractions of penalty guidelines")
+    result.infractions = extract_infractions(result.documents, result.links)
     say("extract timing graph, cards, rulings, restriction lists, glossary")
     curated = load_glossary()
     result.knowledge = extract_knowledge(

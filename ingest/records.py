@@ -65,7 +65,12 @@ class DocumentSpec:
     headings: tuple[HeadingHint, ...] = ()
     drop_lines: tuple[str, ...] = ()
     fillers: tuple[str, ...] = ()
+    # Characters a PDF's font wrote for the game's icons, and the notation they stand for.
+    glyphs: tuple[tuple[str, str], ...] = ()
     numbering: str = ""
+    # The id of the document this file translates (an official translation in a file of its
+    # own); a translation block inside a file says so by its marker instead.
+    translation_of: str = ""
     described: bool = True
 
 
@@ -104,13 +109,15 @@ class Line:
 
     ``depth`` carries nesting information found in the text itself (the ``_`` prefixes of
     fow-cr-8.01), ``None`` when the text gives none; ``mark`` the structure a markup source
-    states (None for plain text).
+    states (None for plain text); ``end`` the last source line it holds when a normalization
+    rule joined the lines a PDF wrapped (None: the line is one source line).
     """
 
     no: int
     text: str
     depth: int | None = None
     mark: Mark | None = None
+    end: int | None = None  # the last source line, when wrapped lines were joined into this one
 
 
 @dataclass
@@ -407,6 +414,33 @@ class Reading:
     rule: str
     text: str
     changes: tuple[tuple[str, str], ...]  # (as written, official term)
+
+
+# ---- Tournament policy (ingest/extract/infractions.py) ---------------------------------------
+@dataclass(frozen=True)
+class Infraction:
+    """An infraction of penalty guidelines ("2.1 Missed Trigger"): what it is and how a judge
+    corrects it, read from the numbered rule that states it (``rule``, its id too).
+
+    ``penalties`` are (level of play, corrective action) pairs as the guideline writes them:
+    (("Casual", "Caution"), ("Competitive", "Warning")); a translated guideline's infraction
+    names the source infraction it renders in ``translation_of``."""
+
+    rule: str
+    document: str
+    game: str
+    lang: str
+    number: str
+    name: str
+    category: str  # the part of the guidelines it belongs to ("RULE ERRORS")
+    definition: str
+    examples: tuple[str, ...]
+    corrective_action: str  # as written
+    penalties: tuple[tuple[str, str], ...]
+    context: str
+    remedy: str
+    upgrade: str
+    translation_of: str | None = None
 
 
 # ---- Typed facts for verdicts (ingest/extract/cardfacts.py, ingest/extract/statements.py) -----

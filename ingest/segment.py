@@ -34,7 +34,9 @@ from .layout import (
     section_role,
     split_entry,
 )
+from .owntext import attach_own_text, number_divisions
 from .records import Block, DocText, Line
+from .text import join_wrapped
 
 CR_HEADING = re.compile(r"^(?P<num>\d{2,4})\.\s+(?P<title>\S.*)$")
 CR_RULE = schemes()["cr"].line
@@ -44,6 +46,13 @@ _TERM = re.compile(r"^(?P<term>[^\W\d_][^:：.?!]{0,40}?)\s*(?::\s+|：\s*)\S")
 _SENTENCE_END = ".:!?…。：！？)"
 _HAS_LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
 # Blocks a markup line becomes, by its mark.
+# The numbers of a table of contents' entries, in one or two columns ("1.1. General   6.1. ...").
+_CONTENTS_NUMBERS = re.compile(r"(?:^|\s{2,})(\d{1,4}(?:\.\d{1,3})*[a-z]?)\.?\s")
+_COLUMN_GAP = re.compile(r"\s{3,}")
+# A row of a table: cells apart by wide gaps (a laid-out PDF keeps them).
+_TABLE_ROW = re.compile(r"\S {3,}\S")
+# Blocks of running text that a laid-out PDF's next line may continue.
+_PROSE = ("paragraph", "example", "answer", "question", "note")
 _MARKED = {"paragraph": "paragraph", "quote": "quote", "note": "note", "row": "row", "code": "code"}
 
 
@@ -80,6 +89,10 @@ def _bullet(text: str) -> str | None:
 
 def _indent(raw: str) -> int:
     return len(raw) - len(raw.lstrip(" \t"))
+
+
+CHAPTER_STEP = 2
+"""A dotted document's next chapter number is at most this far from the last one."""
 
 
 def term_title(text: str) -> str:
@@ -146,6 +159,10 @@ class _Segmenter:
         self.list_open = False
         self.warnings: list[str] = []
         self.role = ""  # the role of the current section: contents, glossary or credits
+        self.contents_numbers: set[str] = set()  # the numbers a table of contents lists
+        # A PDF extracted with its layout: one text line per printed line.
+        self.laid_out = doc.preset == "pdf_layout"
+        self.chapter = 0  # the last chapter number of a dotted document
         self.term: int | None = None  # a glossary term waiting for its definition
         self.last_rule: int | None = None  # the last numbered rule of the current section
         self.chapters = self._chapters(lines)
@@ -243,6 +260,8 @@ class _Segmenter:
                 prev.text += " " + text
                 prev.line_end = line.no
             return
+        if self.role == "contents" and self.scheme is not None and self.contents_entry(line, text):
+            return
         for pattern, hint in self.hints:
             if pattern.search(text):
                 if hint.insert_title:
@@ -252,8 +271,10 @@ class _Segmenter:
                     break
                 self.heading(text, line, hint.level, ruleset=hint.ruleset, era=hint.era)
                 return
-        if section_role(text) and (blank_before or self.role or self.scheme is not None):
-            self.heading(text.rstrip(":："), line, 1)
+        # A two-column page puts the next column's words beside a heading ("CONTENTS     6.").
+        first_column = _COLUMN_GAP.split(text)[0]
+        if section_role(first_column) and (blank_before or self.role or self.scheme is not None):
+            self.heading(first_column.rstrip(":："), line, 1)
             return
         if line.no in self.title_block:
             title = term_title(text) if self.term_titles else ""
@@ -262,6 +283,17 @@ class _Segmenter:
                     kind="paragraph", text=text, line_start=line.no, line_end=line.no, title=title
                 )
             )
+            return
+        if self.role == "changes":
+            # A summary of changes quotes rule numbers: its lines are text, not rules.
+            indent = _indent(line.text)
+            if self.continuation(line, text, indent, blank_before):
+                return
+            bullet = _bullet(text)
+            if bullet is not None:
+                self.list_block(line, bullet, "bullet", indent // 2 + 1)
+            else:
+                self.paragraph(line, text)
             return
         if self.numbered_heading(line, text):
             return
@@ -307,6 +339,22 @@ class _Segmenter:
         self.paragraph(line, text)
 
     # -- numbered documents ------------------------------------------------------------------
+    def contents_entry(self, line: Line, text: str) -> bool:
+        """A line of a named table of contents in a numbered document, kept as an entry (the
+        contents are dropped whole later) until the body starts: at a division heading, or
+        at a number the contents listed already ("1. CONCEPTS" once more). A PDF's contents
+        come in two columns ("1.1. General      6.1. General") with topic lines between
+        them, so neither headings nor rules can be read off them."""
+        if is_division(text):
+            return False
+        numbers = _CONTENTS_NUMBERS.findall(text)
+        if numbers and text.startswith(numbers[0]) and numbers[0] in self.contents_numbers:
+            self.role = ""
+            return False
+        self.contents_numbers.update(numbers)
+        self.add(Block(kind="item", text=text, line_start=line.no, line_end=line.no))
+        return True
+
     def _level(self, number: str) -> int:
         """The heading level of a numbered heading."""
         assert self.scheme is not None
@@ -332,6 +380,12 @@ class _Segmenter:
             heading = True  # "100. Overview": a comprehensive-rules section, whatever its title
         else:
             heading = parts <= self.scheme.heading_parts and bool(title) and is_title_like(title)
+        if heading and self.scheme.name == "dotted" and parts == 1:
+            # Chapters come in order: "2  BANISHED" in a figure of chapter 4 is no chapter,
+            # nor "17  1 pod of 8" in a table of chapter 1.
+            if not self.chapter < int(number) <= self.chapter + CHAPTER_STEP:
+                return False
+            self.chapter = int(number)
         if not heading:
             return False
         level = self._level(number)
@@ -388,7 +442,16 @@ class _Segmenter:
     # -- glossaries ------------------------------------------------------------------------
     def glossary_line(self, line: Line, text: str, blank_before: bool) -> bool:
         """An entry of a glossary: "Term — definition", or a term line and its definition."""
-        if self.term is not None and not blank_before:
+        # A glossary laid out without blank lines: a short line after a definition that ended
+        # its sentence is the next term ("...they lose the game." / "action card").
+        finished = (
+            self.term is not None
+            and bool(self.blocks[self.term].text)
+            and self.blocks[self.term].text[-1] in _SENTENCE_END
+            and is_term_line(text)
+            and split_entry(text) is None
+        )
+        if self.term is not None and not blank_before and not finished:
             entry = self.blocks[self.term]
             entry.text = f"{entry.text} {text}".strip()
             entry.line_end = line.no
@@ -470,16 +533,40 @@ class _Segmenter:
             prev.text = f"{prev.text} {text}".strip()
             prev.line_end = line.no
             return True
-        # An indented plain line under a bullet or example is that block's body.
+        # A PDF laid out line by line separates its paragraphs by blank lines: a line right
+        # under a paragraph goes on with it, whatever its case ("...meant for high-level" /
+        # "Disney..."), unless it starts a list item or a label, the line above is a title, or
+        # either is a row of a table.
+        if (
+            self.laid_out
+            and prev.kind in _PROSE
+            and not is_title_like(prev.text)
+            and not _TABLE_ROW.search(text)
+            and not _TABLE_ROW.search(prev.text.rsplit("\n", 1)[-1])
+            and _bullet(text) is None
+            and match_label(text) is None
+            and not _NUMBERED_ITEM.match(text)
+        ):
+            prev.text = join_wrapped(prev.text, text)
+            prev.line_end = line.no
+            return True
+        # An indented plain line under a bullet or example is that block's body (in a laid-out
+        # PDF, the bullet's own words wrapped onto the next line).
         if indent > 0 and _bullet(text) is None and not _NUMBERED_ITEM.match(text):
             if prev.kind == "example" and prev.text == prev.title:
                 prev.text = text
+            elif self.laid_out and prev.kind == "bullet":
+                prev.text = join_wrapped(prev.text, text)
             else:
                 prev.text += "\n" + text
             prev.line_end = line.no
             return True
         # A sentence wrapped onto the next line: no sentence end, and the next starts lower-case.
-        if prev.text[-1] not in _SENTENCE_END and (text[0].islower() or text[0] in ",;"):
+        if (
+            prev.text
+            and prev.text[-1] not in _SENTENCE_END
+            and (text[0].islower() or text[0] in ",;")
+        ):
             prev.text += ("" if text[0] in ",;" else " ") + text
             prev.line_end = line.no
             return True
@@ -571,4 +658,13 @@ def segment(doc: DocText, lines: list[Line]) -> tuple[list[Block], list[str], st
     """Turn a document's normalized lines into blocks in document order; also the warnings
     and the numbering scheme found."""
     segmenter = _Segmenter(doc, lines)
-    return segmenter.run(lines), segmenter.warnings, segmenter.numbering
+    blocks = segmenter.run(lines)
+    if segmenter.scheme is not None:
+        number_divisions(blocks)
+        blocks = attach_own_text(blocks)
+    # A line a normalization rule joined from wrapped lines ends where the last of them did.
+    ends = {line.no: line.end for line in lines if line.end is not None}
+    if ends:
+        for block in blocks:
+            block.line_end = max(block.line_end, ends.get(block.line_end, block.line_end))
+    return blocks, segmenter.warnings, segmenter.numbering

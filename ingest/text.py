@@ -35,6 +35,30 @@ _HAN_RANGE = (
 )
 _CJK = _KANA_RANGE + _HAN_RANGE
 CJK_RUN = re.compile(f"[{_CJK}]+")
+# Characters of scripts written without spaces between words: Han, kana, and their
+# punctuation (CJK symbols, full-width forms).
+_UNSPACED = re.compile(f"[{_CJK}\u3000-\u303f\uff00-\uffef]")
+
+
+def unspaced(ch: str) -> bool:
+    """Whether ``ch`` belongs to a script written without spaces between words."""
+    return bool(ch) and bool(_UNSPACED.match(ch))
+
+
+def text_width(text: str) -> int:
+    """Display columns of ``text``: Chinese and Japanese characters and full-width forms take
+    two, as a PDF's layout set them."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def join_wrapped(before: str, after: str) -> str:
+    """Two pieces of one text that a line break split: a space between them, except where
+    either side is a script written without spaces ("构" + "组的卡组" is "构组的卡组")."""
+    before, after = before.rstrip(), after.lstrip()
+    if not before or not after:
+        return before + after
+    glue = "" if unspaced(before[-1]) or unspaced(after[0]) else " "
+    return before + glue + after
 
 
 def find_whole_word(text: str, word: str) -> tuple[int, int] | None:
@@ -258,10 +282,20 @@ _STEMMABLE = re.compile(r"[a-z][a-z'’]{2,}")
 
 
 @cache
-def _english_stemmer() -> Any:  # PyStemmer has no type hints
+def _stemmer() -> Any:  # PyStemmer has no type hints; None when the data names no stemmer
+    """The Snowball stemmer of the default Latin-script language (data/languages.toml), read
+    without ingest/languages.py: its dataclasses cost kb ask more than the file does."""
+    import tomllib
+    from importlib import resources
+
+    text = resources.files("ingest").joinpath("data/languages.toml").read_text(encoding="utf-8")
+    languages = tomllib.loads(text)["languages"].values()
+    name = next((entry.get("stemmer", "") for entry in languages if entry.get("default")), "")
+    if not name:
+        return None
     import Stemmer  # PyStemmer
 
-    return Stemmer.Stemmer("english")
+    return Stemmer.Stemmer(name)
 
 
 def stemmable(word: str) -> bool:
@@ -271,11 +305,13 @@ def stemmable(word: str) -> bool:
 
 @cache
 def stem(word: str) -> str:
-    """The Snowball English stem of a folded word ("negated" -> "negat", "copies" -> "copi");
-    a word that is not an English word (CJK, Vietnamese, digits, short) is its own stem."""
-    if not stemmable(word):
+    """The Snowball stem of a folded word ("negated" -> "negat", "copies" -> "copi") by the
+    default language's stemmer (data/languages.toml: English); a word not of that language
+    (CJK, Vietnamese, digits, short) is its own stem."""
+    stemmer = _stemmer() if stemmable(word) else None
+    if stemmer is None:
         return word
-    return _english_stemmer().stemWord(word.replace("’", "'"))
+    return str(stemmer.stemWord(word.replace("’", "'")))
 
 
 def version_key(version: str) -> tuple[int, ...]:

@@ -2,7 +2,8 @@
 
 A block opened by a marker line such as ``Kết quả (Việt) 1:`` is a translation of the text
 before the first marker; it becomes the document ``<id>-<variant>`` whose ``translation_of``
-is the original. Line numbers stay those of the file.
+is the original. Line numbers stay those of the file. A file that is itself a translation (an
+official one, in a file of its own) says so in the manifest (``translation_of``).
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def split_variants(
             provenance=spec.provenance,
             preset=spec.preset,
             title=spec.title,
-            translation_of=None,
+            translation_of=spec.translation_of or None,
             lines=lines[:end_of_original],
             raw=raw,
         )

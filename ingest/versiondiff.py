@@ -1,8 +1,10 @@
 """Stage 9, version diff: how each rule changed between two versions of a rulebook.
 
 Which documents are compared comes from the data, not from document ids: documents of the same
-game, ruleset, language and variant that carry a ``spec.version`` are ordered by version (then
-effective date) and each one is compared with the next.
+game, ruleset, language and variant that carry a ``spec.version`` or an ``effective`` date are
+ordered (by effective date when every one of them has one, a version number not being printed
+on every edition: Lorcana's rules of 2025-02-28 have none, the next ones are 2.0.0; else by
+version) and each one is compared with the next.
 
 Only numbered rules (``kind == "rule"``) take part. Unnumbered paragraphs of a comprehensive-rules
 file are its title and dates, which differ in every version by definition; section headings are
@@ -84,6 +86,12 @@ MOVED_MIN = 75.0
 """Similarity above which a rule with a different number is the same rule, moved."""
 PIECE_MIN = 0.95
 """Share of a text's words found, in order, in a longer one for it to be a piece of it."""
+PLACE_MIN = 63.0
+"""Similarity above which a rule with a different number is the same rule, moved, when it stays
+under the same chapter and section titles (a rewrite renumbers and rewords at once: Lorcana's
+8.1.4 "If an effect allows a player to look at one of their private zones..." in ZONES ›
+General is 7.1.4 in 2.0.0, at 63). Measured on Lorcana 2025-02-28 -> 2.0.0: the pairs from 63 to
+75 read as the same rule; at 62 a Shift rule paired with another Shift rule."""
 SLOT_MIN = 65.0
 """Similarity above which a rule between the same matched neighbours is the same rule."""
 NUMBER_BONUS = 10.0
@@ -114,12 +122,18 @@ def version_pairs(
     groups: dict[tuple[str, str, str, str], list[DocumentResult]] = defaultdict(list)
     for result in documents:
         spec = result.doc.spec
-        if spec.version:
+        if spec.version or spec.effective:
             groups[(spec.game, spec.ruleset, result.doc.lang, result.doc.variant)].append(result)
     pairs = []
     for group in groups.values():
+        dated = all(r.doc.spec.effective for r in group)
         group.sort(
-            key=lambda r: (version_key(r.doc.spec.version), r.doc.spec.effective, r.doc.doc_id)
+            key=lambda r: (
+                r.doc.spec.effective if dated else "",
+                version_key(r.doc.spec.version),
+                r.doc.spec.effective,
+                r.doc.doc_id,
+            )
         )
         pairs += list(zip(group, group[1:], strict=False))
     return pairs
@@ -157,7 +171,11 @@ class _Matcher:
     """Pairs the numbered rules of two versions (see the module docstring for the method)."""
 
     def __init__(
-        self, old: Sequence[_Item], new: Sequence[_Item], sections: Mapping[str, str]
+        self,
+        old: Sequence[_Item],
+        new: Sequence[_Item],
+        sections: Mapping[str, str],
+        paths: Mapping[str, str] | None = None,
     ) -> None:
         self.old, self.new = old, new
         self.pairs: dict[int, tuple[int, float]] = {}  # old index -> (new index, similarity)
@@ -168,6 +186,9 @@ class _Matcher:
         self._new_parent = [new_index.get(it.rule.parent or "") for it in new]
         self._old_section = [compare_form(sections.get(it.rule.section, "")) for it in old]
         self._new_section = [compare_form(sections.get(it.rule.section, "")) for it in new]
+        paths = paths or {}
+        self._old_path = [compare_form(paths.get(it.rule.section, "")) for it in old]
+        self._new_path = [compare_form(paths.get(it.rule.section, "")) for it in new]
 
     def run(self) -> dict[int, tuple[int, float]]:
         self._same_number_and_words()
@@ -209,7 +230,7 @@ class _Matcher:
             ):
                 scored[same_number] = fuzz.ratio(it.form, self.new[same_number].form)
             for j, sim in scored.items():
-                if j == same_number or sim >= MOVED_MIN:
+                if j == same_number or sim >= MOVED_MIN or self._same_place(i, j, sim):
                     candidates.append(
                         (-self._score(i, j, sim, j == same_number), -self._context(i, j), i, j, sim)
                     )
@@ -253,6 +274,11 @@ class _Matcher:
         for sim, _, i, j in candidates:
             if i not in self.pairs and j not in self.taken:
                 self._pair(i, j, -sim)
+
+    def _same_place(self, i: int, j: int, sim: float) -> bool:
+        """Similar enough, under the same chapter and section titles (see PLACE_MIN)."""
+        old, new = self._old_path[i], self._new_path[j]
+        return sim >= PLACE_MIN and bool(old) and old == new
 
     def _same_section(self, i: int, j: int) -> bool:
         """Both in sections of similar titles (or either without one): a rule left over in a
@@ -336,16 +362,18 @@ def diff_rules(
     old_rules: Sequence[Rule],
     new_rules: Sequence[Rule],
     sections: Mapping[str, str] | None = None,
+    paths: Mapping[str, str] | None = None,
 ) -> list[Change]:
     """The changes from ``old_rules`` to ``new_rules``, in the new version's reading order.
 
     ``sections`` maps section ids to titles: a rule that stays in a section of the same title
-    (whatever its number) is preferred to an equally similar one elsewhere. Removed rules come
-    right after the change of the old rule that preceded them.
+    (whatever its number) is preferred to an equally similar one elsewhere; ``paths`` maps them
+    to their paths (chapter › section), under which a less similar rule still counts as moved.
+    Removed rules come right after the change of the old rule that preceded them.
     """
     old = [_item(r) for r in old_rules if r.kind == "rule" and r.number]
     new = [_item(r) for r in new_rules if r.kind == "rule" and r.number]
-    pairs = _Matcher(old, new, sections or {}).run()
+    pairs = _Matcher(old, new, sections or {}, paths).run()
     back = {j: i for i, (j, _) in pairs.items()}
     # Only a rule whose words changed can have lost (or gained) a piece of text.
     after = [new[pairs[i][0]] if i in pairs else None for i in range(len(old))]
@@ -397,5 +425,6 @@ def diff_corpus(documents: list[DocumentResult]) -> list[Change]:
     changes: list[Change] = []
     for old, new in version_pairs(documents):
         titles = {s.id: s.title for result in (old, new) for s in result.sections}
-        changes += diff_rules(old.doc.doc_id, new.doc.doc_id, old.rules, new.rules, titles)
+        paths = {s.id: s.path for result in (old, new) for s in result.sections}
+        changes += diff_rules(old.doc.doc_id, new.doc.doc_id, old.rules, new.rules, titles, paths)
     return changes

@@ -28,6 +28,9 @@ if TYPE_CHECKING:
         CardView,
         CompareRow,
         HistoryEntry,
+        InfractionRow,
+        InfractionView,
+        PenaltyLookup,
         RuleView,
         SearchHit,
         Stats,
@@ -223,6 +226,31 @@ class KnowledgeBase:
         from .lookups.terms import terms
 
         return terms(self.conn, term)
+
+    def penalty(self, query: str, *, game: str = "", lang: str = "") -> PenaltyLookup:
+        """The infraction of penalty guidelines ``query`` names (its name in any language,
+        misspelt or not, its number or id), in ``lang`` when given."""
+        from .lookups.penalties import find_penalty
+        from .lookups.rules import check_text
+
+        return find_penalty(
+            self.conn,
+            check_text(query, "QUERY"),
+            game=self.game_id(game) if game else "",
+            lang=self.check_language(lang),
+        )
+
+    def infractions(self, *, game: str = "", lang: str = "") -> list[InfractionRow]:
+        """Every infraction of penalty guidelines (of a game, in a language)."""
+        from .lookups.penalties import infractions
+
+        return infractions(self.conn, game=game, lang=lang)
+
+    def infraction(self, rule_id: str) -> InfractionView | None:
+        """One infraction, by the id of the rule that states it."""
+        from .lookups.penalties import infraction_view
+
+        return infraction_view(self.conn, rule_id)
 
     def stats(self) -> Stats:
         """Documents, rules per game and language, and table counts."""

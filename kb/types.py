@@ -179,6 +179,67 @@ class CardLookup(TypedDict):
     candidates: list[CardCandidate]
 
 
+class Penalty(TypedDict):
+    """A corrective action at one level of play ("Competitive": "Warning")."""
+
+    level: str
+    action: str
+
+
+class InfractionRow(TypedDict):
+    """An infraction of penalty guidelines, as listed (``/penalty``, ``kb penalty``)."""
+
+    id: str  # the rule that states it
+    document: str
+    game: str
+    game_name: str
+    lang: str
+    number: str
+    name: str
+    category: str
+    penalties: list[Penalty]
+    translation_of: str | None
+    document_title: str
+    provenance: str
+
+
+class InfractionView(InfractionRow):
+    """One infraction whole: its parts, where it comes from, and its other languages."""
+
+    definition: str
+    examples: list[str]
+    corrective_action: str
+    context: str
+    remedy: str
+    upgrade: str
+    file: str
+    era: str
+    effective: str
+    line_start: int
+    line_end: int
+    section_path: str
+    languages: list[dict[str, Any]]  # the same infraction in each language: id, lang, name
+
+
+class InfractionCandidate(TypedDict):
+    id: str
+    lang: str
+    number: str
+    name: str
+    document: str
+    score: float
+
+
+class PenaltyLookup(TypedDict):
+    """``kb penalty QUERY``: the infraction meant, how sure, and the close candidates."""
+
+    query: str
+    exact: bool
+    score: float
+    infraction: InfractionView | None
+    candidates: list[InfractionCandidate]
+
+
 class TimingNode(TypedDict):
     """A moment of a game's turn, its names in every language, properties and sub-moments."""
 

@@ -10,6 +10,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from align_quality import evaluate_sampled
 
 from ingest.align import align_corpus, align_pair
 from ingest.glossary import load_glossary
@@ -96,11 +97,52 @@ def test_every_rule_in_exactly_one_link(conn: sqlite3.Connection) -> None:
 def test_links_have_methods_and_scores(conn: sqlite3.Connection) -> None:
     rows = conn.execute("SELECT * FROM alignments").fetchall()
     assert rows
+    methods = {"dp:anchors+length", "dp:length", "dp:heading", "dp:gap", "number", "content"}
     for row in rows:
         assert 0.0 <= row["score"] <= 1.0
-        assert row["method"] in {"dp:anchors+length", "dp:length", "dp:heading", "dp:gap"}
+        assert row["method"] in methods
         one_sided = not row["source_ids"] or not row["target_ids"]
         assert one_sided == (row["method"] in {"dp:heading", "dp:gap"})
+    # An official translation numbered like its source is linked by number, mostly.
+    by_method = dict(
+        conn.execute(
+            "SELECT a.method, count(*) FROM alignments a JOIN documents d "
+            "ON d.id = a.target_document WHERE d.provenance = 'official' GROUP BY a.method"
+        ).fetchall()
+    )
+    assert by_method["number"] > sum(by_method.values()) / 2
+
+
+# ---- sampled golds: an official translation checked rule by rule ---------------------------
+
+SAMPLED = [p for p in GOLD.parent.glob("gold_alignment*.toml") if p != GOLD]
+
+
+@pytest.mark.parametrize("path", SAMPLED, ids=[p.name for p in SAMPLED])
+def test_sampled_gold_ids_exist_and_quote_their_rules(conn: sqlite3.Connection, path: Path) -> None:
+    """Every id of the gold is a rule of the build whose text (with its title) holds the
+    gold's quote: the rule boundaries the gold was checked against are the ones built."""
+    rules = {r["id"]: f"{r['title']}{r['text']}" for r in conn.execute("SELECT * FROM rules")}
+    links = tomllib.loads(path.read_text(encoding="utf-8"))["links"]
+    assert len(links) > 100
+    squash = str.maketrans("", "", " \n\t")
+    for link in links:
+        for key, rule_id in link.items():
+            if key.endswith(("quote", "note")) or not rule_id:
+                continue
+            assert rule_id in rules, rule_id
+            assert link[f"{key}_quote"].translate(squash) in rules[rule_id].translate(squash)
+
+
+@pytest.mark.parametrize("path", SAMPLED, ids=[p.name for p in SAMPLED])
+def test_sampled_gold_alignment(conn: sqlite3.Connection, path: Path) -> None:
+    """95% of the gold's translated rules are linked to exactly their source rule (none, for
+    a rule the source lacks); a whole official document pair checked so is above 85%."""
+    report = evaluate_sampled(conn, path)
+    assert report["overall"]["right_share"] >= 0.95, report["overall"]
+    assert report["overall"]["precision"] >= 0.95 and report["overall"]["recall"] >= 0.95
+    for pair, scores in report.items():
+        assert scores["right_share"] >= 0.8, (pair, scores)
 
 
 # ---- synthetic cases ----------------------------------------------------------------------
@@ -351,3 +393,65 @@ def test_degenerate_inputs_still_give_a_link_per_rule() -> None:
     links = links_of(huge, many)
     assert sorted(i for s, _ in links for i in s) == ["r1", "r2"]
     assert sorted(int(i[1:]) for _, t in links for i in t) == list(range(1, 42))
+
+
+# ---- a translation numbered like its source ------------------------------------------------
+
+
+def numbered_document(
+    doc_id: str, lang: str, rules: list[tuple[str, str]], translation_of: str | None = None
+) -> DocumentResult:
+    """A numbered document from (number, text) pairs, all in one section."""
+    result = document(doc_id, lang, [text for _, text in rules], translation_of)
+    result.doc = DocText(**{**result.doc.__dict__, "variant": "original"})
+    for rule, (number, _) in zip(result.rules, rules, strict=True):
+        rule.id, rule.number, rule.kind = f"{doc_id}:{number}", number, "rule"
+    result.numbering = "dotted"
+    return result
+
+
+# Rules a translator keeps apart by their words: each mentions its own things.
+TOPICS = [
+    "Each player draws seven cards and shuffles the deck before the first turn.",
+    "The active player readies every exerted character at the start of the turn.",
+    "A character that quests gains lore equal to its lore value for its player.",
+    "Damage counters stay on a location until it leaves play or is banished.",
+    "An action card resolves its effect and then goes to its player's discard pile.",
+    "Songs may be sung by exerting a character whose ink cost is high enough.",
+    "Items stay in play and their abilities may be used the turn they are played.",
+    "A player who reaches twenty lore wins the game at once.",
+    "The inkwell holds facedown cards that each pay one ink.",
+    "Ward means opponents cannot choose this character except to challenge.",
+]
+# The same rules in another "language": every word marked, so no word is shared.
+TRANSLATED = [" ".join(f"{w.lower().strip('.,')}-zz" for w in t.split()) for t in TOPICS]
+
+
+def test_numbered_translation_links_by_number_and_by_content() -> None:
+    """The source inserted a rule (1.5) that its older translation lacks, so every later
+    translated rule carries the number before its source's: linked by number up to 1.4, by
+    content after it, and the new rule has no translation."""
+    inserted = "Vanish means this character is banished when an opponent chooses it for an action."
+    source_rules = [(f"1.{n}", t) for n, t in enumerate(TOPICS[:4] + [inserted] + TOPICS[4:], 1)]
+    target_rules = [(f"1.{n}", t) for n, t in enumerate(TRANSLATED, 1)]
+    # A second pair teaches the word list what the marked words translate.
+    teach_src = numbered_document("teach", "en", [(f"2.{n}", t) for n, t in enumerate(TOPICS, 1)])
+    teach_tgt = numbered_document(
+        "teach-zz", "zz", [(f"2.{n}", t) for n, t in enumerate(TRANSLATED, 1)], "teach"
+    )
+    source = numbered_document("src", "en", source_rules)
+    target = numbered_document("tgt", "zz", target_rules, "src")
+    links, _ = align_corpus([teach_src, teach_tgt, source, target], load_glossary())
+    by_target = {
+        t.split(":")[1]: (tuple(i.split(":")[1] for i in link.source_ids), link.method)
+        for link in links
+        if link.target_document == "tgt"
+        for t in link.target_ids
+    }
+    assert by_target["1.1"] == (("1.1",), "number")
+    assert by_target["1.4"] == (("1.4",), "number")
+    # Translated 1.5 is the source's 1.6, and so on: not the inserted rule 1.5.
+    for n in range(5, 11):
+        assert by_target[f"1.{n}"][0] == (f"1.{n + 1}",), n
+    missing = [link for link in links if link.target_document == "tgt" and not link.target_ids]
+    assert [link.source_ids for link in missing] == [("src:1.5",)]

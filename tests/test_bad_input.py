@@ -237,7 +237,12 @@ def test_a_1_gb_file_is_refused_without_reading_it(corpus_copy: Path, tmp_path: 
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
     assert proc.returncode == 1 and "huge.txt: file is 1,073,741,824 bytes" in stderr
-    assert usage.ru_maxrss < 300 * 1024, f"peak memory {usage.ru_maxrss // 1024} MB"
+    # A child's peak counts the test process's own memory it was forked from: measured
+    # against an empty child forked the same way, the build adds far less than a gigabyte.
+    empty = subprocess.Popen([sys.executable, "-c", "pass"])
+    _, _, baseline = os.wait4(empty.pid, 0)
+    added = usage.ru_maxrss - baseline.ru_maxrss
+    assert added < 300 * 1024, f"peak memory {usage.ru_maxrss // 1024} MB, {added // 1024} MB added"
 
 
 def _unwritable_folder(tmp_path: Path) -> Path:

@@ -31,7 +31,8 @@ def two_sided_links(conn: sqlite3.Connection) -> list[sqlite3.Row]:
 
 
 def test_language_pairs(conn: sqlite3.Connection) -> None:
-    assert language_pairs(conn) == [("en", "vi")]
+    # Machine translations into Vietnamese, an official translation into Chinese.
+    assert language_pairs(conn) == [("en", "vi"), ("en", "zh")]
 
 
 def test_tmx_one_unit_per_two_sided_link(conn: sqlite3.Connection, tmp_path: Path) -> None:
@@ -58,7 +59,7 @@ def test_tmx_one_unit_per_two_sided_link(conn: sqlite3.Connection, tmp_path: Pat
 
 
 def test_tmx_for_a_pair_without_links_is_empty(conn: sqlite3.Connection) -> None:
-    store = tmx.tmxfile.parsestring(export_tmx(conn, "en", "zh"))
+    store = tmx.tmxfile.parsestring(export_tmx(conn, "vi", "zh"))
     assert store.units == []
 
 

@@ -336,6 +336,8 @@ QUERY_OVERRIDES = {
     "version_change_counts": {"old": "fow-cr-7.0", "new": "fow-cr-8.01"},
     "version_changes": {"old": "fow-cr-7.0", "new": "fow-cr-8.01"},
     "numbered_rule_count": {"document": "fow-cr-8.01"},
+    "document_numbers": {"document": "fow-cr-8.01"},
+    "infractions": {"game": ""},
     "rule_change_from": {"rule": "fow-cr-7.0:314.1"},
     "rule_change_to": {"rule": "fow-cr-8.01:316.1"},
     "document_version": {"id": "fow-cr-8.01"},
@@ -366,6 +368,11 @@ QUERY_OVERRIDES = {
     "tmx_links": {"source_lang": "en", "target_lang": "vi"},
     "ask_newer": {"ids": '["fow-cr-7.0:304.2"]'},
 }
+# Parameters read from the built corpus: an id only its data names (an infraction's rule).
+QUERY_FROM_CORPUS = {
+    "infraction": {"id": "SELECT rule FROM infractions ORDER BY rule LIMIT 1"},
+    "infraction_family": {"id": "SELECT rule FROM infractions ORDER BY rule LIMIT 1"},
+}
 # Queries about what only a rulebook with its own glossary has (the bundled corpus has none):
 # tests/test_rulebooks.py runs them on the synthetic rulebooks.
 RULEBOOK_ONLY = {"term_cites"}
@@ -386,6 +393,8 @@ def test_every_named_query_answers_with_rows(conn: sqlite3.Connection) -> None:
         query = queries.load(name)
         assert query.title and query.description, name
         samples = {**QUERY_SAMPLES, **QUERY_OVERRIDES.get(name, {})}
+        for param, sql in QUERY_FROM_CORPUS.get(name, {}).items():
+            samples[param] = conn.execute(sql).fetchone()[0]
         params = {p: samples.get(p, "") for p in query.params}
         if query.sql.split(None, 1)[0].lower() in WRITES:
             assert not query.publish, name

@@ -34,6 +34,8 @@ def _context(options: dict[str, str]) -> Context:
         numbering=options.get("numbering", ""),
         fillers=tuple(f for f in options.get("fillers", "").split(",") if f),
         drop_lines=tuple(p for p in [options.get("drop", "")] if p),
+        # "$ {S}|# {W}": a glyph and its notation, pairs apart by "|".
+        glyphs=tuple((pair[0], pair[2:]) for pair in options.get("glyphs", "").split("|") if pair),
     )
     raw = RawText(
         path="fixture.txt", file="fixture.txt", encoding="utf-8", sha256="", size=0, text=""

@@ -78,7 +78,7 @@ def test_accented_query_prefers_accented_matches(conn: sqlite3.Connection) -> No
 def test_chinese_two_character_word(conn: sqlite3.Connection) -> None:
     hits = search(conn, "闪电")
     assert hits and hits[0]["text"].startswith("DMI限制卡：闪电")
-    assert search(conn, "限制")[0]["text"].startswith("DMI限制卡")
+    assert search(conn, "限制", game="yugioh")[0]["text"].startswith("DMI限制卡")
     assert search(conn, "闪电 限制")[0]["id"] == hits[0]["id"]
 
 
@@ -108,10 +108,11 @@ def test_rule_number_finds_the_rule(conn: sqlite3.Connection) -> None:
 
 
 def test_search_expands_glossary_renderings(conn: sqlite3.Connection) -> None:
-    """伤害步骤 is the Damage Step in Chinese: no rule writes it, the glossary knows it."""
-    hits = search(conn, "伤害步骤", limit=5)
+    """伤害步骤 is the Damage Step in Chinese: no Yu-Gi-Oh! rule writes it, the glossary knows
+    it."""
+    hits = search(conn, "伤害步骤", game="yugioh", limit=5)
     assert hits and all("Bước Thiệt hại" in h["text"] or "Damage Step" in h["text"] for h in hits)
-    assert not search(conn, "伤害步骤", expand=False)
+    assert not search(conn, "伤害步骤", game="yugioh", expand=False)
 
 
 def test_a_superseded_version_is_marked(conn: sqlite3.Connection) -> None:

@@ -37,9 +37,14 @@ def change_of(conn: sqlite3.Connection, old_number: str | None, new_number: str 
 
 
 def test_pairs_come_from_versions(conn: sqlite3.Connection) -> None:
-    pairs = history.compared_pairs(conn)
-    assert [(p["old_document"], p["new_document"]) for p in pairs] == [(OLD, NEW)]
-    assert (pairs[0]["old_version"], pairs[0]["new_version"]) == ("7.0", "8.01")
+    pairs = {(p["old_document"], p["new_document"]): p for p in history.compared_pairs(conn)}
+    assert (pairs[(OLD, NEW)]["old_version"], pairs[(OLD, NEW)]["new_version"]) == ("7.0", "8.01")
+    # Each pair is two versions of one rulebook: same game, ruleset and language.
+    docs = {r["id"]: r for r in conn.execute("select * from documents")}
+    for old, new in pairs:
+        assert [docs[old][k] for k in ("game", "ruleset", "lang")] == [
+            docs[new][k] for k in ("game", "ruleset", "lang")
+        ]
     assert history.find_document(conn, "8.01") == NEW
     with pytest.raises(KbError, match="no compared document"):
         history.find_document(conn, "9.9")

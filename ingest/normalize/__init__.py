@@ -10,17 +10,23 @@ from __future__ import annotations
 
 from ..records import DocText, Line, Repair
 from .base import Context, Rule
+from .cjk_wrapped import join_cjk_wrapped_lines
 from .depth_prefix import strip_depth_prefix
 from .drop_lines import drop_listed_lines
 from .filler_words import remove_filler_words
 from .glued_headings import split_camel_words, split_glued_headings
+from .glued_number_text import space_after_rule_number
 from .glued_rule_numbers import split_glued_rule_numbers
 from .glued_sentences import space_glued_sentences, split_glued_sentences
 from .glued_words import split_glued_words
+from .hyphenated_words import join_hyphenated_words
+from .icon_glyphs import map_icon_glyphs
 from .linebreak_leftovers import split_linebreak_leftovers
+from .page_furniture import drop_page_furniture
 from .title_preview import drop_title_preview
 from .unicode_nfc import unicode_nfc
 from .vni_mojibake import repair_vni_mojibake
+from .wrapped_numbers import join_wrapped_numbers
 
 # Every rule, in the order it runs when a preset enables it.
 RULES: dict[str, Rule] = {
@@ -28,7 +34,13 @@ RULES: dict[str, Rule] = {
     "strip_depth_prefix": strip_depth_prefix,
     "drop_title_preview": drop_title_preview,
     "drop_listed_lines": drop_listed_lines,
+    "drop_page_furniture": drop_page_furniture,
     "split_glued_rule_numbers": split_glued_rule_numbers,
+    "space_after_rule_number": space_after_rule_number,
+    "join_wrapped_numbers": join_wrapped_numbers,
+    "join_hyphenated_words": join_hyphenated_words,
+    "join_cjk_wrapped_lines": join_cjk_wrapped_lines,
+    "map_icon_glyphs": map_icon_glyphs,
     "repair_vni_mojibake": repair_vni_mojibake,
     "split_linebreak_leftovers": split_linebreak_leftovers,
     "remove_filler_words": remove_filler_words,
@@ -46,6 +58,15 @@ _COMMON = (
     "split_glued_rule_numbers",
     "repair_vni_mojibake",
 )
+# What a PDF's pages leave in the text, whichever tool extracted it.
+_PAGES = (
+    "drop_page_furniture",
+    "space_after_rule_number",
+    "join_wrapped_numbers",
+    "join_hyphenated_words",
+    "join_cjk_wrapped_lines",
+    "map_icon_glyphs",
+)
 PRESETS: dict[str, tuple[str, ...]] = {
     # Text typed or exported by people: only encoding-level and layout repairs.
     "clean": _COMMON,
@@ -58,10 +79,18 @@ PRESETS: dict[str, tuple[str, ...]] = {
         "split_glued_headings",
         "split_camel_words",
     ),
-    # Text extracted from a PDF: depth markers and words glued at line joins.
+    # Text extracted from a PDF by a tool that lost its line breaks (fow-cr-8.01): depth
+    # markers, words and sentences glued where the PDF's lines were joined.
     "pdf_extraction": ("unicode_nfc", "strip_depth_prefix")
     + _COMMON[1:]
+    + _PAGES
     + ("space_glued_sentences", "split_camel_words", "split_glued_words"),
+    # Text extracted from a PDF with its page layout kept (one text line per printed line):
+    # page footers and headers, lines wrapped at the margin (a wrapped cross-reference,
+    # a hyphen at the line's end, Chinese wrapped mid-word), numbers run into their text. Its
+    # words were never glued, so the glued-word splitters stay out: they would cut the game's
+    # own words ("Willpower", "Takeback", card names) that no dictionary knows.
+    "pdf_layout": _COMMON + _PAGES,
 }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..records import DocText, Line, Repair
 
@@ -59,6 +59,13 @@ def sub_recorded(
         return text
     out.append(text[pos:])
     return "".join(out)
+
+
+def join_into(line: Line, following: Line, text: str) -> Line:
+    """``line`` with ``following`` joined into it: ``text`` is the joined text; the source
+    lines it spans run to the last one ``following`` spans."""
+    end = following.end if following.end is not None else following.no
+    return replace(line, text=text, end=end)
 
 
 def split_lines(lines: list[Line], texts: list[str]) -> list[Line]:

@@ -368,6 +368,36 @@ def terms(term: str, db_path: Path | None, as_json: bool) -> None:
 
 
 @cli.command()
+@text_argument("query")
+@click.option("--game", default="", help="Only infractions of this game.")
+@click.option("--lang", default="", help="The infraction in this language (en, zh).")
+@data_options
+def penalty(query: str, game: str, lang: str, db_path: Path | None, as_json: bool) -> None:
+    """An infraction of penalty guidelines: definition, examples, corrective action per level.
+
+    QUERY is its name in any language (typos forgiven), number or id.
+    Example: kb penalty "missed trigger"
+    """
+    from . import render
+
+    found = _fetch(db_path, lambda kb: kb.penalty(query, game=game, lang=lang))
+    view = found["infraction"]
+    if as_json:
+        _print_json(found)
+        if view is None:
+            sys.exit(1)
+        return
+    if view is None:
+        if len(found["candidates"]) > 1:
+            names = "; ".join(f"{c['name']} ({c['id']}, {c['score']})" for c in found["candidates"])
+            raise click.ClickException(f"{query!r} is ambiguous: {names}")
+        raise click.ClickException(f"no infraction matches {query!r}")
+    if not found["exact"]:
+        click.echo(f"(closest match for {query!r}, score {found['score']})")
+    click.echo(render.infraction(view))
+
+
+@cli.command()
 @text_argument("document")
 @click.option(
     "--variants", default="", help="Comma-separated variants to show (vi-mt1,vi-mt2); default all."

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
         CardView,
         CompareRow,
         HistoryEntry,
+        InfractionView,
         RuleView,
         SearchHit,
         Term,
@@ -213,6 +214,33 @@ def terms(entries: Sequence[Term]) -> str:
     return "\n".join(lines).rstrip()
 
 
+def infraction(view: InfractionView) -> str:
+    """An infraction as a judge reads it: its corrective action first, then its parts."""
+    lines = [
+        f"{view['number']} {view['name']}  ·  {view['category']}  ·  {view['document_title']}",
+        "  " + " · ".join(f"{p['level']}: {p['action']}" if p["level"] else p["action"]
+                          for p in view["penalties"]),
+    ]  # fmt: skip
+    parts = [
+        ("Definition", view["definition"]),
+        ("Examples", "\n".join(f"• {e}" for e in view["examples"])),
+        ("Corrective action", view["corrective_action"]),
+        ("Context", view["context"]),
+        ("Remedy", view["remedy"]),
+        ("Upgrade", view["upgrade"]),
+    ]
+    for label, text in parts:
+        if text:
+            lines += ["", f"{label}:", wrap(text, "  ")]
+    lines += ["", f"[{citation(view)}]"]
+    others = [
+        f"{o['lang']} {o['id']} {o['name']}" for o in view["languages"] if o["id"] != view["id"]
+    ]
+    if others:
+        lines.append("Also in: " + "; ".join(others))
+    return "\n".join(lines)
+
+
 def version_diff(old: str, new: str, summary: VersionSummary, rows: Sequence[VersionChange]) -> str:
     counts = summary["counts"]
     lines = [
@@ -250,7 +278,10 @@ def rule_history(chains: Sequence[Sequence[HistoryEntry]]) -> str:
     for chain in chains:
         lines = []
         for entry in chain:
-            head = f"{entry['document']} (ver. {entry['version']}, {entry['effective']})"
+            # An edition without a version number is named by its effective date alone.
+            dated = [f"ver. {entry['version']}"] if entry["version"] else []
+            dated += [entry["effective"]] if entry["effective"] else []
+            head = f"{entry['document']} ({', '.join(dated)})" if dated else entry["document"]
             if entry["rule"] is None:
                 lines.append(f"{head}: no such rule")
                 continue

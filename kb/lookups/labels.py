@@ -1,4 +1,5 @@
-"""Labels for codes (languages, provenance), read from kb/data/labels.toml.
+"""Labels for codes: languages (their names in ingest/data/languages.toml, where each language
+is described once) and provenance (kb/data/labels.toml).
 
 One place for the words a reader sees, shared by the CLI, composed answers and the website.
 On the ``kb ask`` path: standard library only (the parsed file comes from the database's copy
@@ -14,13 +15,15 @@ def _labels() -> dict[str, dict[str, str]]:
     return datafiles.load("labels")
 
 
+def language_names() -> dict[str, str]:
+    """Code -> name of every language the package reads."""
+    languages = datafiles.load("languages")["languages"]
+    return {code: entry["name"] for code, entry in languages.items()}
+
+
 def language_name(lang: str) -> str:
     """ "vi" -> "Vietnamese"; an unknown code is shown as it is."""
-    return _labels()["languages"].get(lang, lang)
-
-
-def language_names() -> dict[str, str]:
-    return dict(_labels()["languages"])
+    return language_names().get(lang, lang)
 
 
 def authority(provenance: str) -> str:

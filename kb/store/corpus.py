@@ -12,6 +12,7 @@ from typing import Any
 import sqlite_utils
 
 from ingest.english import common_words
+from ingest.languages import packaged
 from ingest.pipeline import PipelineResult
 from ingest.records import DocumentResult, Rule
 from ingest.text import CJK_RUN, fold, index_form, words
@@ -29,6 +30,29 @@ def corpus_fingerprint(result: PipelineResult) -> str:
     for spec, raw in sorted(result.sources, key=lambda s: s[0].file):
         digest.update(f"{spec.file}\0{raw.sha256}\0".encode())
     return digest.hexdigest()
+
+
+def write_languages(db: sqlite_utils.Database, result: PipelineResult) -> None:
+    """The languages the corpus was read with (data/languages.toml and sources.toml's
+    [languages] tables): how each was detected, folded and stemmed."""
+    insert_rows(
+        db,
+        "language_settings",
+        (
+            {
+                "code": lang.code,
+                "name": lang.name,
+                "script": lang.script,
+                "is_default": int(lang.default),
+                "letters": "".join(sorted(lang.letters)),
+                "fold_diacritics": int(lang.fold_diacritics),
+                "stemmer": lang.stemmer,
+                "source": "packaged" if lang in packaged() else "corpus",
+                "ord": n,
+            }
+            for n, lang in enumerate(result.languages, 1)
+        ),
+    )
 
 
 def write_meta(db: sqlite_utils.Database, result: PipelineResult) -> None:
@@ -97,6 +121,8 @@ def write_rules(db: sqlite_utils.Database, result: PipelineResult) -> None:
     # glosses.
     for g in result.knowledge.glosses:
         readings[g.rule] = f"{readings.get(g.rule, '')} {g.text}".strip()
+    # A language whose diacritics make the word keeps them in the folded column too.
+    kept = {lang.code for lang in result.languages if not lang.fold_diacritics}
     seq = 1
     for d in result.documents:
         paths = {s.id: s.path for s in d.sections}
@@ -104,18 +130,22 @@ def write_rules(db: sqlite_utils.Database, result: PipelineResult) -> None:
         db.conn.executemany(
             "INSERT INTO rules_fts (rowid, title, body, folded) VALUES (?, ?, ?, ?)",
             [
-                (n, *_fts_row(r, paths[r.section], readings.get(r.id, "")))
+                (n, *_fts_row(r, paths[r.section], readings.get(r.id, ""), r.lang not in kept))
                 for n, r in enumerate(d.rules, start=first)
             ],
         )
 
 
-def _fts_row(rule: Rule, section_path: str, reading: str = "") -> tuple[str, str, str]:
+def _fts_row(
+    rule: Rule, section_path: str, reading: str = "", fold_diacritics: bool = True
+) -> tuple[str, str, str]:
     """(title, body, folded) of a rule; the folded column also holds its other readings (its
-    official-terms reading, its curated gloss)."""
+    official-terms reading, its curated gloss), without diacritics unless its language keeps
+    them (data/languages.toml ``fold_diacritics``)."""
     title = " ".join(p for p in (rule.number, section_path, rule.label, rule.title) if p)
     body = index_form(rule.text)
-    return index_form(title), body, fold(index_form(title) + " " + body + " " + index_form(reading))
+    joined = index_form(title) + " " + body + " " + index_form(reading)
+    return index_form(title), body, fold(joined) if fold_diacritics else joined.lower()
 
 
 def write_common_words(db: sqlite_utils.Database, result: PipelineResult) -> None:

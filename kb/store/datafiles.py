@@ -24,6 +24,7 @@ ASK_FILES = {
     "query": os.path.join("kb", "data", "query.toml"),
     "rulings": os.path.join("ingest", "data", "rulings.toml"),
     "labels": os.path.join("kb", "data", "labels.toml"),
+    "languages": os.path.join("ingest", "data", "languages.toml"),
     "matching": os.path.join("kb", "data", "matching.toml"),
     "ask_weights": os.path.join("kb", "data", "ask_weights.toml"),
     "statements": os.path.join("ingest", "data", "statements.toml"),

@@ -16,6 +16,11 @@ from ingest.records import Ruling
 from .rows import insert_records, insert_rows, numbered
 
 
+def write_infractions(db: sqlite_utils.Database, result: PipelineResult) -> None:
+    """The infractions of penalty guidelines (ingest/extract/infractions.py)."""
+    insert_records(db, "infractions", result.infractions)
+
+
 def write_timing(db: sqlite_utils.Database, result: PipelineResult) -> None:
     """The curated trees of the corpus's games, then their nodes, names, rules, properties."""
     timing = result.knowledge.timing

@@ -23,6 +23,7 @@ from ingest.records import (
     Fact,
     Game,
     Gloss,
+    Infraction,
     Link,
     Reading,
     Reference,
@@ -52,7 +53,7 @@ from .shapes import (
     table,
 )
 
-SCHEMA_VERSION = "5"
+SCHEMA_VERSION = "8"
 
 
 def _first(ids: tuple[str, ...]) -> str | None:
@@ -61,6 +62,22 @@ def _first(ids: tuple[str, ...]) -> str | None:
 
 TABLES: dict[str, Table] = {
     "meta": table({"key": str, "value": str}, "key"),
+    # The languages the corpus was read with (ingest/data/languages.toml, and the corpus's own
+    # [languages] tables: source "corpus").
+    "language_settings": table(
+        {
+            "code": str,
+            "name": str,
+            "script": str,
+            "is_default": int,
+            "letters": str,
+            "fold_diacritics": int,
+            "stemmer": str,
+            "source": str,
+            "ord": int,
+        },
+        "code",
+    ),
     "games": record_table(Game, stored={"aliases": AS_JSON, "keywords": AS_JSON}),
     "documents": table(
         {
@@ -322,6 +339,19 @@ TABLES: dict[str, Table] = {
         },
         "model",
     ),
+    # An infraction of penalty guidelines, read from the numbered rule that states it
+    # (ingest/extract/infractions.py); a translated one names the infraction it renders.
+    "infractions": record_table(
+        Infraction,
+        pk="rule",
+        foreign_keys=[
+            ("rule", "rules", "id"),
+            ("document", "documents", "id"),
+            ("game", "games", "id"),
+            ("translation_of", "rules", "id"),
+        ],
+        stored={"examples": AS_JSON, "penalties": AS_JSON},
+    ),
     # A machine translation read in official terms; the raw text stays in rules.text.
     "readings": record_table(
         Reading, pk="rule", foreign_keys=[("rule", "rules", "id")], stored={"changes": AS_JSON}
@@ -374,6 +404,8 @@ INDEXES: list[tuple[str, list[str]]] = [
     ("restrictions", ["list", "status"]),
     ("restrictions", ["card"]),
     ("term_renderings", ["term"]),
+    ("infractions", ["game", "lang"]),
+    ("infractions", ["translation_of"]),
     ("term_counts", ["term", "document"]),
     ("terms", ["rule"]),
     ("rule_references", ["rule"]),

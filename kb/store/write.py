@@ -38,7 +38,10 @@ _Step = Callable[[sqlite_utils.Database, PipelineResult], None]
 # (progress message, the steps it covers), in the order they run: a row is written after
 # every row it refers to.
 STEPS: list[tuple[str, list[_Step]]] = [
-    ("write games, documents, sections", [corpus.write_meta, corpus.write_documents]),
+    (
+        "write games, documents, sections",
+        [corpus.write_meta, corpus.write_languages, corpus.write_documents],
+    ),
     (
         "write rules and the full-text index",
         [corpus.write_rules, corpus.write_search_vocab, corpus.write_common_words],
@@ -52,6 +55,7 @@ STEPS: list[tuple[str, list[_Step]]] = [
             knowledge.write_cards,
             knowledge.write_glossary,
             knowledge.write_facts,
+            knowledge.write_infractions,
         ],
     ),
 ]

@@ -32,6 +32,7 @@ from .urls import (
     compare_url,
     diff_url,
     glossary_url,
+    penalty_url,
     search_url,
     timing_url,
 )
@@ -48,6 +49,7 @@ NAV: list[dict[str, str]] = [
     {"label": "Ask", "url": ask_url()},
     {"label": "Cards", "url": card_search_url()},
     {"label": "Glossary", "url": glossary_url()},
+    {"label": "Penalties", "url": penalty_url()},
     {"label": "Timing", "url": timing_url()},
     {"label": "Translations", "url": compare_url()},
     {"label": "Versions", "url": diff_url()},

@@ -5,7 +5,8 @@ function in a kb/web/pages/ module that returns the page's data as a dict. The s
 URL with ``.json`` after its last path segment answers that dict as JSON (the ``format`` group
 of each pattern).
 Route patterns are tried before Datasette's own, so the prefixes below (/g, /doc, /rule,
-/search, /suggest, /card, /timing, /ask, /compare, /diff, /history, /glossary, /read) cannot
+/search, /suggest, /card, /timing, /ask, /compare, /diff, /history, /glossary, /read,
+/penalty) cannot
 be database names.
 
 A page whose data needs its rule texts rendered (with links to the rules and cards they cite)
@@ -30,6 +31,7 @@ from .pages import cards as card_pages
 from .pages import compare as compare_pages
 from .pages import glossary as glossary_pages
 from .pages import history as history_pages
+from .pages import penalties as penalty_pages
 from .pages import rules as rule_pages
 from .pages import suggest as suggest_pages
 from .pages import timing as timing_pages
@@ -168,6 +170,22 @@ async def glossary_term(datasette: Datasette, request: Request) -> Response:
     if data is None:
         raise NotFound(f"No glossary term {term!r} for game {game!r} (/glossary lists them)")
     return await render(datasette, request, "kb_glossary_term.html", data, html=html)
+
+
+# Penalties
+
+
+async def penalty_index(datasette: Datasette, request: Request) -> Response:
+    data = await query(datasette, penalty_pages.penalty_index, request.args.get("lang") or "")
+    return await render(datasette, request, "kb_penalty_index.html", data)
+
+
+async def penalty(datasette: Datasette, request: Request) -> Response:
+    rule_id = arg(request, "rule_id")
+    data = await query(datasette, penalty_pages.penalty, rule_id)
+    if data is None:
+        raise NotFound(f"No infraction {rule_id!r} (/penalty lists them)")
+    return await render(datasette, request, "kb_penalty.html", data)
 
 
 # Whole documents already rendered, by database file and document: the biggest pages of the
@@ -449,4 +467,6 @@ def routes() -> list[tuple[str, Any]]:
         (rf"^/glossary/(?P<game>{PART})" + JSON, glossary_game),
         (rf"^/glossary/(?P<game>[^/]+)/(?P<term>{PART})" + JSON, glossary_term),
         (rf"^/read/(?P<document>{PART})" + JSON, whole_document),
+        (r"^/penalty" + JSON, penalty_index),
+        (rf"^/penalty/(?P<rule_id>{PART})" + JSON, penalty),
     ]

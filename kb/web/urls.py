@@ -202,6 +202,13 @@ def term_url(term: str, game: str) -> str:
     return glossary_url(game if game and game != "*" else "all", term)
 
 
+def penalty_url(rule_id: str = "", lang: str = "") -> str:
+    """An infraction of penalty guidelines (by its rule id), or the list of them."""
+    if not rule_id:
+        return _with_query("/penalty", (("lang", lang),))
+    return f"/penalty/{_q(rule_id)}"
+
+
 def whole_document_url(document: str) -> str:
     """A whole document on one page, for Ctrl-F, printing and reading offline."""
     return f"/read/{_q(document)}"

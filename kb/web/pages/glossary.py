@@ -86,7 +86,7 @@ def _renderings(kb: KnowledgeBase, term: str, en: str) -> list[dict[str, Any]]:
         )
     langs: dict[str, dict[str, Any]] = {}
 
-    def add(lang: str, text: str, preferred: bool, note: str = "") -> None:
+    def add(lang: str, text: str, preferred: bool, note: str = "", provenance: str = "") -> None:
         group = langs.setdefault(
             lang, {"lang": lang, "language_name": language_name(lang), "renderings": []}
         )
@@ -98,6 +98,7 @@ def _renderings(kb: KnowledgeBase, term: str, en: str) -> list[dict[str, Any]]:
                 "text": text,
                 "preferred": preferred,
                 "note": note,
+                "official": provenance == "official",
                 "documents": docs,
                 "total": sum(d["count"] for d in docs),
             }
@@ -105,7 +106,7 @@ def _renderings(kb: KnowledgeBase, term: str, en: str) -> list[dict[str, Any]]:
 
     add("en", en, True)
     for row in kb.rows("glossary_renderings", term=term):
-        add(row["lang"], row["text"], bool(row["preferred"]), row["note"] or "")
+        add(row["lang"], row["text"], bool(row["preferred"]), row["note"] or "", row["provenance"])
     for (lang, text), docs in counts.items():  # counted forms the curated list does not name
         if docs:
             add(lang, text, False)

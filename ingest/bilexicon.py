@@ -1,0 +1,139 @@
+"""A bilingual word list learned from the rules two documents pair by number.
+
+An official translation numbered like its source pairs most of its rules by number, and those
+pairs teach which words translate which: "tournament" and 比赛, "spectator" and 观众, "ward"
+and 庇护 co-occur in paired rules far more than chance. The list says how alike two rules of
+different languages are where their numbers cannot: a renumbered section (the Chinese
+tournament rules' 4.1 is the English 5.2), a keyword inserted before another (Vanish before
+Ward), an unnumbered glossary entry.
+
+Learning (Melamed's competitive linking, simplified): every (source word, target word) pair
+of the paired rules is scored by Dice's coefficient of the rules it occurs in; pairs are
+taken best first, each word in at most LINKS pairs, down to MIN_DICE. Words are a text's
+words (lower case, plural s dropped) and, for scripts written without spaces, character
+bigrams; words in more than COMMON_SHARE of the rules (function words, the game's name) teach
+nothing and are left out.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .text import CJK_RUN, cjk_bigrams, plural_key, words
+
+LINKS = 2
+"""Most translations a word gets (a noun and its plural, a term and its short form)."""
+MIN_DICE = 0.3
+"""Weakest association kept."""
+MIN_PAIRS = 2
+"""Paired rules a word pair must share to be learned."""
+COMMON_SHARE = 0.3
+"""Words in more than this share of the rules are left out."""
+
+
+def tokens(text: str) -> frozenset[str]:
+    """The words of a text as the list pairs them: lower case, no plural s, CJK as bigrams."""
+    out: set[str] = set()
+    for word in words(text):
+        if CJK_RUN.fullmatch(word):
+            out.update(cjk_bigrams(word))
+        elif not word.isdigit() and len(word) > 1:
+            out.add(plural_key(word))
+    return frozenset(out)
+
+
+# A text prepared for comparison: its known words (with what each needs) and their weight.
+Side = tuple[Any, float]
+
+
+@dataclass
+class Lexicon:
+    """Learned translations of source words into target words, with their weights."""
+
+    pairs: int = 0  # how many paired rules it was learned from
+    translations: dict[str, frozenset[str]] = field(default_factory=dict)
+    source_weight: dict[str, float] = field(default_factory=dict)  # idf of a known source word
+    target_weight: dict[str, float] = field(default_factory=dict)
+
+    def source_side(self, words: frozenset[str]) -> Side:
+        """A source text's known words, prepared for many comparisons: (their translations,
+        their weight) each, and the weights' sum."""
+        known = [
+            (self.translations[w], self.source_weight[w]) for w in words if w in self.translations
+        ]
+        return tuple(known), sum(weight for _, weight in known)
+
+    def target_side(self, words: frozenset[str]) -> Side:
+        """A target text's known words, and the sum of their weights."""
+        known = frozenset(b for b in words if b in self.target_weight)
+        return known, sum(self.target_weight[b] for b in known)
+
+    def similarity(self, source: frozenset[str], target: frozenset[str]) -> float:
+        """How much of each text the other translates (0-1): the harmonic mean of the share
+        (idf-weighted) of the source's known words with a translation in the target, and of
+        the target's known words that translate one of them."""
+        return self.prepared_similarity(self.source_side(source), self.target_side(target))
+
+    def prepared_similarity(self, source: Side, target: Side) -> float:
+        """``similarity`` of a prepared source and target (``source_side``, ``target_side``)."""
+        (known, source_total), (known_target, target_total) = source, target
+        if not source_total or not target_total:
+            return 0.0
+        linked: set[str] = set()
+        hit = 0.0
+        for translations, weight in known:
+            found = translations & known_target
+            if found:
+                hit += weight
+                linked |= found
+        if not hit:
+            return 0.0
+        source_share = hit / source_total
+        target_share = sum(self.target_weight[b] for b in linked) / target_total
+        return 2 * source_share * target_share / (source_share + target_share)
+
+
+def learn(paired: Iterable[tuple[frozenset[str], frozenset[str]]]) -> Lexicon:
+    """The word list of ``paired`` (source tokens, target tokens) rules."""
+    pairs = list(paired)
+    n = len(pairs)
+    source_count: Counter[str] = Counter()
+    target_count: Counter[str] = Counter()
+    for source, target in pairs:
+        source_count.update(source)
+        target_count.update(target)
+    common = COMMON_SHARE * n
+    # A word in fewer paired rules than MIN_PAIRS can pair with none: counted out at once.
+    useful_source = {w for w, k in source_count.items() if MIN_PAIRS <= k <= common}
+    useful_target = {b for b, k in target_count.items() if MIN_PAIRS <= k <= common}
+    both: Counter[tuple[str, str]] = Counter()
+    for source, target in pairs:
+        kept_target = target & useful_target
+        for w in source & useful_source:
+            both.update((w, b) for b in kept_target)
+    scored = sorted(
+        (
+            (2 * k / (source_count[w] + target_count[b]), w, b)
+            for (w, b), k in both.items()
+            if k >= MIN_PAIRS
+        ),
+        reverse=True,
+    )
+    links: dict[str, set[str]] = defaultdict(set)
+    target_links: Counter[str] = Counter()
+    for dice, w, b in scored:
+        if dice < MIN_DICE:
+            break
+        if len(links[w]) < LINKS and target_links[b] < LINKS:
+            links[w].add(b)
+            target_links[b] += 1
+    return Lexicon(
+        pairs=n,
+        translations={w: frozenset(bs) for w, bs in links.items()},
+        source_weight={w: math.log(1 + n / source_count[w]) for w in links},
+        target_weight={b: math.log(1 + n / target_count[b]) for b in target_links},
+    )
