@@ -21,6 +21,8 @@ RUN pip install --no-cache-dir /tmp/wheels/*.whl && rm -rf /tmp/wheels \
     && chmod 0444 /srv/kb/kb.sqlite && chmod 0555 /srv/kb
 USER kb
 EXPOSE 8001
+# /-/kb-health runs a tiny query on the served connection and in an ask/search worker: 503
+# (so an error here) while the workers start or when the replica cannot answer.
 HEALTHCHECK --interval=10s --timeout=3s \
-  CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8001/-/versions.json', timeout=2)"]
+  CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8001/-/kb-health', timeout=2)"]
 CMD ["kb", "serve", "--public", "--db", "/srv/kb/kb.sqlite", "--host", "0.0.0.0", "--port", "8001"]

@@ -2,10 +2,12 @@
 docs/deploy.md, run on one machine for tests/test_replicas.py and bench/replicas.py.
 
 HAProxy (Debian's, installed by scripts/install-haproxy.sh) balances on the fewest
-connections, checks every replica's health twice a second, and retries a request that a
-replica failed to answer (refused connection, reset, empty answer) on another replica: a
-replica killed mid-run costs no request. The database is immutable, so every replica serves
-the same file and none needs to know of the others.
+connections, checks every replica's health twice a second (/-/kb-health: a tiny query on
+the replica's connection and in one of its workers), and retries on another replica only a
+request that a replica did not start (refused connection, reset, empty answer, 503 "busy"):
+a replica killed mid-run costs no request, and a heavy request is never multiplied. The
+database is immutable, so every replica serves the same file and none needs to know of the
+others.
 """
 
 from __future__ import annotations
@@ -41,11 +43,17 @@ defaults
     timeout client 30s
     timeout server 30s
     timeout check 2s
-    # A request a replica did not answer goes to another one (GET and HEAD are idempotent).
-    retries 3
+    # Retried on another replica: only what a replica did not start. A refused or reset
+    # connection, an empty answer (the replica died), a 503 (kb serve's "busy, nothing was
+    # started"). Never a response timeout: the request that timed out is the heavy one, and
+    # it would run on every replica in turn; never a 504 (kb serve's "this request used its
+    # budget").
+    retries 2
     option redispatch 1
-    retry-on conn-failure empty-response junk-response response-timeout
-    option httpchk GET /-/versions.json
+    retry-on conn-failure empty-response 503
+    # Red when the replica cannot run a tiny query on its connection and in a worker.
+    option httpchk GET /-/kb-health
+    http-check expect status 200
     default-server check inter 500ms fall 2 rise 2
 
 frontend kb

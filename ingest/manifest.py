@@ -5,7 +5,9 @@ Files the manifest does not list are still ingested with detected metadata and a
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
@@ -29,6 +31,11 @@ _DOCUMENT_SUFFIXES = {
     ".txt", ".text", "", ".md", ".markdown", ".rst", ".rest", ".html", ".htm", ".xhtml"
 }  # fmt: skip
 _ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+# A manifest is a few kilobytes; a bigger one is not a manifest.
+MAX_MANIFEST_BYTES = 1_000_000
+# C0 controls, DEL and C1 controls: never part of a file name in a manifest (a NUL made every
+# path operation raise ValueError).
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 UNKNOWN_GAME = Game(id="unknown", name="Unknown game")
 
 
@@ -236,6 +243,8 @@ def _parse_document(entry: Any, index: int, games: dict[str, Game], corpus: Path
         raise IngestError(MANIFEST, f"{where} must be a table")
     file = _require(entry, "file", where)
     where = f"[[documents]] {file!r}"
+    if _CONTROL.search(file):
+        raise IngestError(MANIFEST, f"{where}: the file name holds a control character")
     _check_keys(entry, _DOC_KEYS, where)
     _inside(corpus, file, where)
     doc_id = _require(entry, "id", where)
@@ -300,6 +309,26 @@ def corpus_files(corpus: Path) -> list[Path]:
     return files
 
 
+def _read_manifest(path: Path) -> bytes:
+    """The manifest's bytes; IngestError unless it is a regular file of a sane size.
+
+    Opened without blocking and checked before reading: a FIFO (or a device) named
+    sources.toml would otherwise hang the build or never end."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        raise IngestError(MANIFEST, f"cannot read: {exc.strerror}") from None
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise IngestError(MANIFEST, "not a regular file (a FIFO, device or folder)")
+        if info.st_size > MAX_MANIFEST_BYTES:
+            raise IngestError(
+                MANIFEST, f"is {info.st_size:,} bytes; the limit is {MAX_MANIFEST_BYTES:,}"
+            )
+        return f.read(MAX_MANIFEST_BYTES + 1)
+
+
 def load_manifest(corpus: Path) -> Manifest:
     """Read and validate ``sources.toml`` of a corpus folder (it may be absent)."""
     if not corpus.exists():
@@ -309,13 +338,17 @@ def load_manifest(corpus: Path) -> Manifest:
     path = corpus / MANIFEST
     data: dict[str, Any] = {}
     warnings: list[str] = []
-    if path.exists():
+    if path.exists() or path.is_symlink():
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            data = tomllib.loads(_read_manifest(path).decode("utf-8"))
         except tomllib.TOMLDecodeError as exc:
             raise IngestError(MANIFEST, f"malformed TOML: {exc}") from None
         except UnicodeDecodeError:
             raise IngestError(MANIFEST, "not valid UTF-8") from None
+        except RecursionError:
+            raise IngestError(
+                MANIFEST, "malformed TOML: arrays or tables nested too deeply"
+            ) from None
         unknown = sorted(set(data) - {"games", "documents", "languages"})
         if unknown:
             raise IngestError(MANIFEST, f"unknown top-level key(s) {', '.join(unknown)}")

@@ -150,8 +150,11 @@ def read_file(
     try:
         # The size is checked before reading, and never more than the limit is read (the file
         # may grow meanwhile): a 1 GB file costs a stat, not a gigabyte of memory.
-        with path.open("rb") as f:
+        # Without blocking: opening a FIFO would wait for a writer before fstat could refuse it.
+        with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as f:
             info = os.fstat(f.fileno())
+            if stat.S_ISDIR(info.st_mode):
+                raise IngestError(name, "is a directory, not a file")
             if not stat.S_ISREG(info.st_mode):
                 raise IngestError(name, "not a regular file")
             if info.st_size > max_bytes:

@@ -164,6 +164,32 @@ def _manifest_not_utf8(corpus: Path) -> tuple[Path, str]:
     return corpus, "sources.toml: not valid UTF-8"
 
 
+def _nul_in_a_path(corpus: Path) -> tuple[Path, str]:
+    _edit_manifest(corpus, 'file = "fow-cr-7.0.txt"', 'file = "fow-cr-7.0\\u0000.txt"')
+    return corpus, (
+        "sources.toml: [[documents]] 'fow-cr-7.0\\x00.txt': the file name holds a control character"
+    )
+
+
+def _nested_arrays(corpus: Path) -> tuple[Path, str]:
+    with (corpus / "sources.toml").open("a", encoding="utf-8") as f:
+        f.write("\nx = " + "[" * 50_000 + "]" * 50_000 + "\n")
+    return corpus, "sources.toml: malformed TOML: arrays or tables nested too deeply"
+
+
+def _nested_tables(corpus: Path) -> tuple[Path, str]:
+    with (corpus / "sources.toml").open("a", encoding="utf-8") as f:
+        f.write("\ny = " + "{a = " * 50_000 + "1" + "}" * 50_000 + "\n")
+    return corpus, "sources.toml: malformed TOML: arrays or tables nested too deeply"
+
+
+def _manifest_fifo(corpus: Path) -> tuple[Path, str]:
+    """Opening a FIFO for reading waits for a writer: the build hung for ever."""
+    (corpus / "sources.toml").unlink()
+    os.mkfifo(corpus / "sources.toml")
+    return corpus, "sources.toml: not a regular file (a FIFO, device or folder)"
+
+
 CASES: dict[str, BuildCase] = {
     "empty file": _empty,
     "binary file with NUL bytes": _binary,
@@ -183,6 +209,10 @@ CASES: dict[str, BuildCase] = {
     "manifest and no document": _manifest_only,
     "documents without rules": _no_rules,
     "manifest not UTF-8": _manifest_not_utf8,
+    "NUL in a manifest path": _nul_in_a_path,
+    "deeply nested TOML arrays": _nested_arrays,
+    "deeply nested TOML tables": _nested_tables,
+    "sources.toml is a FIFO": _manifest_fifo,
 }
 
 
@@ -276,6 +306,47 @@ def test_database_folder_is_checked_before_the_pipeline_runs(
     assert result.stderr.strip() == (
         f"Error: Invalid value for '--db': File '{tmp_path}' is a directory. (see kb build --help)"
     )
+
+
+def test_a_db_path_that_is_a_fifo_or_a_link_is_refused_and_kept(
+    corpus_copy: Path, tmp_path: Path, previous_db: Path
+) -> None:
+    """The build renames its file over --db: a FIFO or a symbolic link there was replaced by
+    a plain file (the link's target left as it was)."""
+    fifo = tmp_path / "fifo.sqlite"
+    os.mkfifo(fifo)
+    result = kb("build", "--corpus", str(corpus_copy), "--db", str(fifo), "--quiet")
+    _one_line_error(result, f"{fifo}: is a FIFO, not a database file; kb build will not replace it")
+    assert fifo.is_fifo()
+    link = tmp_path / "link.sqlite"
+    link.symlink_to(previous_db)
+    before = sha(previous_db)
+    result = kb("build", "--corpus", str(corpus_copy), "--db", str(link), "--quiet")
+    _one_line_error(result, f"{link}: is a symbolic link (to {previous_db}); kb build would")
+    assert link.is_symlink() and sha(previous_db) == before
+
+
+def _small_file_size_limit() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_FSIZE, (256 * 1024, 256 * 1024))
+
+
+def test_a_full_disk_while_writing_is_a_one_line_error(
+    corpus_copy: Path, previous_db: Path
+) -> None:
+    """A file size limit (RLIMIT_FSIZE: writes past it fail with EFBIG, as on a full disk)
+    stops the write of the new database half-way: one line, the previous one intact."""
+    before = sha(previous_db)
+    result = subprocess.run(
+        [sys.executable, "-m", "kb", "build", "--corpus", str(corpus_copy), "--quiet",
+         "--db", str(previous_db)],
+        capture_output=True, text=True, timeout=300, preexec_fn=_small_file_size_limit,
+    )  # fmt: skip
+    _one_line_error(result, f"{previous_db}: cannot write the database (")
+    assert "is the disk full?); nothing was built" in result.stderr
+    assert sha(previous_db) == before
+    assert not list(previous_db.parent.glob(".*.tmp-*")), "a temporary file was left behind"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -520,10 +520,10 @@ def history(rule: str, game: str, db_path: Path | None, as_json: bool) -> None:
 @click.option(
     "--public",
     is_flag=True,
-    help="For a site anyone can reach: the smaller SQL row and time budget of "
-    "kb/data/limits.toml [public_settings], no CSV streaming, a cap on connections. "
-    "Limits on SQL functions, 414, 400 and security headers apply always. "
-    "See docs/deploy.md.",
+    help="For a site anyone can reach: no arbitrary SQL (canned queries and table pages "
+    "stay), the budgets of kb/data/limits.toml [public] and [public_settings], no CSV "
+    "streaming. Limits on SQL functions, workers, connections, 405, 414, 400 and security "
+    "headers apply always. See docs/deploy.md.",
 )
 def serve(db_path: Path | None, port: int, host: str, get_path: str | None, public: bool) -> None:
     """Serve the knowledge base as a website (Datasette, read-only).

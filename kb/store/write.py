@@ -18,6 +18,7 @@ from __future__ import annotations
 import fcntl
 import os
 import sqlite3
+import stat
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -96,14 +97,36 @@ def remove_stale_temp_files(db_path: Path) -> list[str]:
     return notes
 
 
+def _check_replaceable(db_path: Path) -> None:
+    """The build replaces ``db_path`` whole (a rename): refuse anything but a regular file
+    (or nothing), which would be replaced by one: a FIFO, a device, a folder, a symbolic
+    link (the link itself would become a file, its target left as it was)."""
+    try:
+        mode = os.lstat(db_path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise KbError(f"{db_path}: cannot check the database file ({exc.strerror})") from None
+    if stat.S_ISREG(mode):
+        return
+    if stat.S_ISDIR(mode):
+        raise KbError(f"{db_path}: is a folder, not a database file")
+    if stat.S_ISLNK(mode):
+        raise KbError(
+            f"{db_path}: is a symbolic link (to {os.readlink(db_path)}); kb build would "
+            "replace the link, not its target: pass the file itself"
+        )
+    kind = "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
+    raise KbError(f"{db_path}: is {kind}, not a database file; kb build will not replace it")
+
+
 def prepare_target(db_path: Path) -> list[str]:
     """Check that ``db_path`` can be written, before any work; remove stale temporary files.
 
     Raises KbError naming the path and the cause; returns what was cleaned up."""
     db_path = Path(os.path.abspath(db_path))
     folder = db_path.parent
-    if db_path.is_dir():
-        raise KbError(f"{db_path}: is a folder, not a database file")
+    _check_replaceable(db_path)
     if not folder.is_dir():
         raise KbError(
             f"{db_path}: folder {folder} does not exist (kb build does not create folders)"
@@ -161,7 +184,20 @@ def write_database(
         try:
             counts = _write(result, tmp, say, embedder, db_path)
             os.fsync(fd)  # the new file is on disk before its name replaces the old one
+            _check_replaceable(db_path)  # not made a link or a FIFO while the build ran
             os.replace(tmp, db_path)
+        except sqlite3.OperationalError as exc:
+            tmp.unlink(missing_ok=True)
+            # A full disk (or a file size limit) while writing: SQLITE_FULL or SQLITE_IOERR
+            # ("database or disk is full", "disk I/O error"); anything else is a bug to see.
+            if getattr(exc, "sqlite_errorcode", 0) & 0xFF not in (
+                sqlite3.SQLITE_FULL,
+                sqlite3.SQLITE_IOERR,
+            ):
+                raise
+            raise KbError(
+                f"{db_path}: cannot write the database ({exc}; is the disk full?)"
+            ) from None
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise

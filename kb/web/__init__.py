@@ -13,6 +13,7 @@ from .hooks import (
     prepare_connection,
     prepare_jinja2_environment,
     register_routes,
+    startup,
 )
 
 __all__ = [
@@ -23,4 +24,5 @@ __all__ = [
     "prepare_connection",
     "prepare_jinja2_environment",
     "register_routes",
+    "startup",
 ]

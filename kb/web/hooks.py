@@ -20,8 +20,9 @@ from ..lexicon.phrasebook import text_language
 from ..limits import limits
 from ..lookups.labels import authority, language_name
 from ..store.db import register_functions
-from . import delivery, routes
-from .asgi import public_wrapper
+from . import delivery, health, offload, routes
+from .asgi import Guard, public_wrapper
+from .database import pin_version
 from .html import quoted_lang, segments_html
 from .site_config import site_metadata
 from .sqlguard import guard
@@ -60,16 +61,28 @@ NAV: list[dict[str, str]] = [
 @hookimpl
 def register_routes(datasette: Datasette) -> list[tuple[str, Any]]:
     static = (rf"^{delivery.STATIC_PREFIX}(?P<path>.*)$", delivery.static_file)
-    return [static, *routes.routes()]
+    return [static, (health.PATH, health.health), *routes.routes()]
 
 
 @hookimpl
 def asgi_wrapper(datasette: Datasette) -> Any:
-    """414 for overlong URLs, 400 instead of 500 on bad parameters and security headers
-    (kb.web.asgi), around gzip for every page (kb.web.delivery). One hook: a module's second
-    function of the same name would replace the first."""
-    max_url_bytes = limits()["web"]["max_url_bytes"]
-    return lambda app: public_wrapper(delivery.gzip_wrapper(app), max_url_bytes)
+    """The refusals, caps, 400-instead-of-500 and security headers of kb.web.asgi, around
+    gzip for every page (kb.web.delivery), around one database version per request
+    (kb.web.database). One hook: a module's second function of the same name would replace
+    the first."""
+
+    def guard() -> Guard:
+        return Guard.from_limits(limits(), public=getattr(datasette, "_kb_public", False))
+
+    return lambda app: public_wrapper(delivery.gzip_wrapper(pin_version(app, datasette)), guard)
+
+
+@hookimpl
+def startup(datasette: Datasette) -> None:
+    """``kb serve`` starts the ask/search workers with the server, not with the first
+    question (the health check stays red until they answer)."""
+    if getattr(datasette, "_kb_start_workers", False):
+        offload.start_workers(datasette)
 
 
 @hookimpl

@@ -5,7 +5,13 @@ counts its tables once instead of on every page. The pages come from the kb.web 
 ``site/`` holds only Datasette's configuration (metadata.yaml, settings.json).
 
 The database is always published as ``/kb`` (see kb.web.views.DB_NAME), whatever its file is
-called, so Datasette's own URLs (/kb/rules, /kb/search) and metadata.yaml stay stable.
+called, so Datasette's own URLs (/kb/rules, /kb/search) and metadata.yaml stay stable. It is
+a kb.web.database.KbDatabase: opened read-only at the OS level, and each answer comes from
+one version of the file, the one on disk when the request arrived (a rebuild is picked up by
+the next request, everywhere at once).
+
+uvicorn runs kb.web.protocol's HTTP protocol (request deadlines, a cap on open connections
+that closes idle ones first, no request smuggling, security headers on its own answers).
 """
 
 from __future__ import annotations
@@ -24,10 +30,6 @@ from .views import DB_NAME
 
 if TYPE_CHECKING:
     from datasette.app import Datasette
-
-
-# Connections and tasks a public server serves at once; more are answered 503 by uvicorn.
-PUBLIC_MAX_CONNECTIONS = 256
 
 
 class ServeError(Exception):
@@ -55,13 +57,15 @@ def make_datasette(
     site/settings.json, the kb.web plugin registered.
 
     ``public``: the settings of [public_settings] in kb/data/limits.toml replace those of
-    site/settings.json (a smaller row and time budget for arbitrary SQL, no CSV streaming).
+    site/settings.json (no arbitrary SQL, a smaller row and time budget, no CSV streaming),
+    and kb.web.asgi applies [public] (facets, parameter sizes, raw search, answer size).
     ``web_limits`` replaces some of [web] (the ask and search workers' budget) for this
     instance. Used by ``kb serve``, the page tests (``make_datasette(path).client.get("/")``)
     and the load check, so all three see the same site.
     """
     from datasette.app import Datasette
-    from datasette.database import Database
+
+    from .database import KbDatabase
 
     _register_plugin()
     if public:
@@ -72,10 +76,11 @@ def make_datasette(
         raise ServeError(str(exc)) from None
     ds = Datasette(settings=config)
     ds._kb_web_limits = {**limits()["web"], **(web_limits or {})}  # read by kb.web.offload
+    ds._kb_public = public  # read by kb.web.hooks (the [public] refusals of kb.web.asgi)
     # With no file given, Datasette adds an empty in-memory database; the site has only one.
     if "_memory" in ds.databases:
         ds.remove_database("_memory")
-    ds.add_database(Database(ds, path=str(Path(db_path).resolve()), is_mutable=False), DB_NAME)
+    ds.add_database(KbDatabase(ds, str(Path(db_path).resolve()), DB_NAME), DB_NAME)
     return ds
 
 
@@ -105,8 +110,13 @@ def _check_port(host: str, port: int) -> None:
 
 
 async def _get(ds: Datasette, path: str) -> tuple[int, str, str]:
+    from .offload import stop_workers
+
     await ds.invoke_startup()
-    response = await ds.client.get(path)
+    try:
+        response = await ds.client.get(path)
+    finally:
+        await stop_workers(ds)  # before the event loop closes
     return response.status_code, response.text, response.headers.get("location", "")
 
 
@@ -121,8 +131,8 @@ def serve_site(
     """Serve the site until interrupted; with ``get_path``, print that one page and return.
 
     Like ``datasette --get``: a page that does not answer 200 is an error (ServeError), after
-    its body is printed. ``public``: see make_datasette; uvicorn also caps the connections
-    it serves at once (more get 503) and sends no Server header.
+    its body is printed. ``public``: see make_datasette; uvicorn also sends no Server header.
+    The ask/search workers start with the server.
     """
     path = check_database(db_path)
     ds = make_datasette(path, public=public)
@@ -136,8 +146,11 @@ def serve_site(
     _check_port(host, port)
     import uvicorn
 
-    from .asgi import MAX_TARGET_BYTES
+    from .protocol import MAX_HEAD_BYTES, protocol_class
 
+    ds._kb_start_workers = True  # read by kb.web.hooks' startup hook
+    web = limits()["web"]
+    _raise_open_files(int(web["max_connections"]) + 256)
     mode = "public, " if public else ""
     print(
         f"Serving {path} ({mode}read-only) at http://{host}:{port}/ (Ctrl-C to stop)",
@@ -150,8 +163,21 @@ def serve_site(
         log_level="info",
         lifespan="on",
         workers=1,
-        # Long request lines reach kb.web.asgi, which answers 414 (uvicorn would reset them).
-        h11_max_incomplete_event_size=MAX_TARGET_BYTES,
-        limit_concurrency=PUBLIC_MAX_CONNECTIONS if public else None,
+        http=protocol_class(web),
+        h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+        # Requests in progress are bounded by kb.web.asgi, open connections by
+        # kb.web.protocol; uvicorn's own limit counted idle connections as work.
+        limit_concurrency=None,
+        timeout_keep_alive=int(web["keep_alive_seconds"]),
         server_header=not public,
     )
+
+
+def _raise_open_files(wanted: int) -> None:
+    """Let the process hold ``wanted`` file descriptors (connections), up to the hard limit."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))

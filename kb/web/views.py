@@ -18,11 +18,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import unquote
 
-from datasette.utils import sqlite_timelimit, tilde_decode
+from datasette.utils import tilde_decode
 from datasette.utils.asgi import Request, Response
 from datasette.views.base import DatasetteError
 
 from .delivery import cached_response
+from .sqlguard import cpu_time_limit
 from .urls import json_url
 
 if TYPE_CHECKING:  # datasette.app imports the plugins: importing it here would be circular
@@ -72,23 +73,25 @@ def wants_json(request: Request) -> bool:
 
 async def query(datasette: Datasette, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """Run ``fn(kb, *args, **kwargs)`` on the knowledge base (a ``KnowledgeBase`` over the
-    served connection) under the SQL time limit."""
+    served connection) under the SQL time limit (CPU time: kb.web.sqlguard)."""
     from ..api import KnowledgeBase
 
     limit_ms = datasette.setting("sql_time_limit_ms")
 
     def work(conn: sqlite3.Connection) -> T:
-        with sqlite_timelimit(conn, limit_ms):
+        with cpu_time_limit(conn, limit_ms):
             return fn(KnowledgeBase.over(conn), *args, **kwargs)
 
     try:
         return await kb_database(datasette).execute_fn(work)
     except sqlite3.OperationalError as exc:
         if exc.args == ("interrupted",):
+            # 504, not 503: the page was tried and used its budget; a 503 says nothing was
+            # started, which a load balancer may retry elsewhere (docs/deploy.md).
             raise DatasetteError(
                 f"This page took longer than the {limit_ms} ms time limit.",
                 title="Too slow",
-                status=503,
+                status=504,
             ) from None
         raise
 

@@ -1,6 +1,6 @@
 """A worker process of the website: runs ask and search pages off the server's event loop.
 
-``python -m kb.web.worker DB`` reads requests from stdin and writes answers to stdout, each a
+``python -m kb.web.worker DB [NICE]`` reads requests from stdin and writes answers to stdout, each a
 frame (4-byte length, then a pickle). A request is ``(module, function name, args, kwargs,
 budget in seconds)``; the function is called as ``fn(kb, *args, **kwargs)`` with a
 ``KnowledgeBase`` over the worker's own read-only connection (the same functions, limits and
@@ -8,8 +8,11 @@ authorizer as Datasette's connections), and SQLite is interrupted when the reque
 budget of CPU time (this thread's, so time spent waiting for a core does not count). The answer
 is ``("ok", value)``, ``("error", exception)`` or ``("interrupted", None)``.
 
-The worker lowers its own priority (nice 10), so on a busy machine the server's pages come
-first, and exits when its stdin closes (the server went away, even by kill -9).
+The worker lowers its own priority (``worker_nice`` of kb/data/limits.toml), so on a busy
+machine the server's pages come first, and exits when its stdin closes (the server went
+away, even by kill -9). Its "ready" frame says which file it opened (device, inode, size,
+modification time: kb.web.database's identity of a version), checked before and after
+opening, so the pool knows which version of a rebuilt file it answers from.
 kb.web.offload starts, feeds and kills these processes.
 """
 
@@ -20,26 +23,37 @@ import os
 import pickle
 import sqlite3
 import sys
-import time
+from pathlib import Path
 from typing import Any, BinaryIO
 
 from ..store.db import Connection, register_functions
 from .frames import read_frame, write_frame
-from .sqlguard import guard
+from .sqlguard import CpuDeadline, guard
 
-NICE = 10
+NICE = 2
 
 
-def connect(path: str) -> sqlite3.Connection:
-    """Read-only and immutable, like Datasette's connection to the knowledge base."""
-    conn = sqlite3.connect(
-        f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False, factory=Connection
-    )
+def _identity(path: str) -> tuple[int, int, int, int]:
+    st = os.stat(path)
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def connect(path: str) -> tuple[sqlite3.Connection, tuple[int, int, int, int]]:
+    """Read-only (O_RDONLY) and immutable, like Datasette's connection to the knowledge base;
+    with the identity of the file it opened."""
+    uri = f"{Path(path).resolve().as_uri()}?mode=ro&immutable=1"
+    while True:
+        before = _identity(path)
+        # SQLite opens the file here, not at the first query.
+        conn = sqlite3.connect(uri, uri=True, check_same_thread=False, factory=Connection)
+        if _identity(path) == before:
+            break
+        conn.close()  # replaced while it opened: open the new one
     conn.row_factory = sqlite3.Row
     conn.text_factory = lambda b: str(b, "utf-8", "replace")
     register_functions(conn)
     guard(conn)
-    return conn
+    return conn, before
 
 
 def _picklable(exc: BaseException) -> BaseException:
@@ -53,17 +67,17 @@ def _picklable(exc: BaseException) -> BaseException:
 def serve(path: str, requests: BinaryIO, answers: BinaryIO) -> None:
     from ..api import KnowledgeBase
 
-    conn = connect(path)
+    conn, opened = connect(path)
     kb = KnowledgeBase.over(conn)
-    deadline = [float("inf")]  # in this thread's CPU seconds
-    conn.set_progress_handler(lambda: int(time.thread_time() > deadline[0]), 1000)
+    deadline = CpuDeadline()  # of this thread's CPU time
+    conn.set_progress_handler(deadline, 1000)
     # The page modules, imported before saying "ready": the budget counts work, not imports.
     importlib.import_module("kb.web.routes")
-    write_frame(answers, ("ready", os.getpid()))
+    write_frame(answers, ("ready", opened))
     while (request := read_frame(requests)) is not None:
         module, name, args, kwargs, budget = request
         fn = getattr(importlib.import_module(module), name)
-        deadline[0] = time.thread_time() + budget
+        deadline.start(budget)
         try:
             answer: tuple[str, Any] = ("ok", fn(kb, *args, **kwargs))
         except sqlite3.OperationalError as exc:
@@ -72,12 +86,12 @@ def serve(path: str, requests: BinaryIO, answers: BinaryIO) -> None:
         except Exception as exc:
             answer = ("error", _picklable(exc))
         finally:
-            deadline[0] = float("inf")
+            deadline.stop()
         write_frame(answers, answer)
 
 
 def main() -> None:
-    os.nice(NICE)
+    os.nice(int(sys.argv[2]) if len(sys.argv) > 2 else NICE)
     # Frames go to the real stdout; anything printed goes to stderr (the server's log).
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
