@@ -651,3 +651,30 @@ def test_datasette_and_new_pages_fit_a_phone(phone: Any, server: str, name: str)
     assert widths["doc"] <= widths["view"], widths
     box = phone.get_by_role("combobox", name="Search the rules, a rule number, a card or a term")
     expect(box).to_be_in_viewport()
+
+
+# ---------------------------------------------------------------------------------------------
+# Datasette's own scripts under the site's Content-Security-Policy (issue 25)
+
+
+def test_datasette_column_menus_and_sql_editor_work_under_the_csp(page: Any, server: str) -> None:
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    response = page.goto(server + "/kb/rules")
+    csp = response.headers["content-security-policy"]
+    script_src = csp.split("script-src", 1)[1].split(";", 1)[0]
+    assert script_src.split() == ["'self'"], csp  # strict: no inline script, no hashes needed
+    page.locator("th.col-number .dropdown-menu-icon").click()
+    menu = page.locator(".dropdown-menu")
+    expect(menu).to_be_visible()
+    menu.get_by_role("link", name="Sort descending").click()
+    expect(page).to_have_url(re.compile(r"_sort_desc=number"))
+
+    page.goto(server + "/kb?sql=select+id+from+rules+limit+3")
+    editor = page.locator(".CodeMirror")
+    expect(editor).to_be_visible()  # CodeMirror replaced the plain text box
+    expect(editor).to_contain_text("select id from rules")
+    expect(page.get_by_role("button", name="Format SQL")).to_be_visible()
+    assert not [e for e in errors if "Content Security Policy" in e or "Refused" in e], errors
+    assert not [e for e in errors if "DATASETTE_ALLOW_FACET" in e], errors
