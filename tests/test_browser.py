@@ -42,7 +42,10 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-PHONE = {"width": 375, "height": 812}
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1366, "height": 900}
+# axe-core rules of WCAG 2.0, 2.1 and 2.2, A and AA (2.2 adds target-size), and its best practices.
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 SCRIPT = "<script>window.__xss=1</script>"
 IMG = '<img src=x onerror="window.__xss=1">'
 
@@ -623,20 +626,38 @@ def axe() -> Any:
     return axe_module.Axe()
 
 
+@pytest.mark.parametrize("viewport", ["phone", "desktop"])
 @pytest.mark.parametrize("name", AXE_PAGES)
-def test_axe_finds_no_critical_or_serious_violation(
-    page: Any, server: str, axe: Any, name: str
+def test_axe_wcag22_finds_no_critical_or_serious_violation(
+    browser: Any, server: str, axe: Any, name: str, viewport: str
 ) -> None:
-    page.goto(server + AXE_PAGES[name])
-    page.wait_for_load_state("load")
-    results = axe.run(page).response
+    """axe-core with the WCAG 2.2 AA rules (target size among them) on every page type, the
+    site's and Datasette's, on a 390x844 phone and a 1366x900 screen."""
+    phone = viewport == "phone"
+    context = browser.new_context(
+        viewport=PHONE if phone else DESKTOP, is_mobile=phone, has_touch=phone
+    )
+    page = context.new_page()
+    try:
+        page.goto(server + AXE_PAGES[name])
+        page.wait_for_load_state("load")
+        options = {"runOnly": {"type": "tag", "values": WCAG_TAGS}, "resultTypes": ["violations"]}
+        results = axe.run(page, options=options).response
+    finally:
+        context.close()
     bad = [
         (v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]])
         for v in results["violations"]
         if v["impact"] in ("critical", "serious")
     ]
     assert bad == []
-    assert results["passes"]  # axe did run its rules
+    ran = {
+        r["id"]
+        for kind in ("passes", "violations", "incomplete", "inapplicable")
+        for r in results[kind]
+    }
+    assert "target-size" in ran  # the WCAG 2.2 rules did run
+    assert "target-size" not in [v["id"] for v in results["violations"]]
 
 
 DATASETTE_PAGES = {k: v for k, v in AXE_PAGES.items() if k.startswith("datasette")}
@@ -678,3 +699,39 @@ def test_datasette_column_menus_and_sql_editor_work_under_the_csp(page: Any, ser
     expect(page.get_by_role("button", name="Format SQL")).to_be_visible()
     assert not [e for e in errors if "Content Security Policy" in e or "Refused" in e], errors
     assert not [e for e in errors if "DATASETTE_ALLOW_FACET" in e], errors
+
+
+# ---------------------------------------------------------------------------------------------
+# Every control usable on a phone (issue 25)
+
+SMALL_TARGETS = """() => [...document.querySelectorAll(
+    'a[href], button, select, input:not([type=hidden]), textarea, summary')]
+  .filter(e => !e.closest('.CodeMirror'))  // CodeMirror's own input: the editor is the target
+  .map(e => [e, e.getBoundingClientRect()])
+  .filter(([e, r]) => r.width > 0 && r.height > 0 && (r.width < 24 || r.height < 24))
+  .map(([e, r]) => `${e.tagName.toLowerCase()}.${e.className} "${(e.innerText || e.value || '')
+    .slice(0, 20)}" ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+
+
+@pytest.mark.parametrize("name", AXE_PAGES)
+def test_every_control_is_at_least_24_px_on_a_phone(phone: Any, server: str, name: str) -> None:
+    """WCAG 2.2's target size without its exceptions: every link, button, menu, box and
+    checkbox is at least 24 x 24 CSS px on a 390 px phone, Datasette's controls included."""
+    phone.goto(server + AXE_PAGES[name])
+    phone.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    assert phone.evaluate(SMALL_TARGETS) == []
+
+
+def test_the_header_is_compact_and_stays_on_screen(phone: Any, server: str) -> None:
+    for path in ("/doc/fow-cr-8.01/105", "/kb/rules"):
+        phone.goto(server + path)
+        header = phone.locator("header.site-header")
+        assert header.bounding_box()["height"] <= 100  # was 148 px
+        phone.evaluate("window.scrollTo(0, 3000)")
+        assert phone.evaluate("window.scrollY") > 1000
+        expect(header).to_be_in_viewport()
+        expect(phone.get_by_role("combobox", name=re.compile("^Search the rules"))).to_be_visible()
+    # A permalink's rule is not hidden under the header that stays.
+    phone.goto(server + "/rule/fow-cr-8.01:105.4")
+    target = phone.locator(":target").bounding_box()
+    assert target["y"] >= phone.locator("header.site-header").bounding_box()["height"] - 1

@@ -40,6 +40,8 @@
         mode: "text/x-sql",
         lineWrapping: true,
       });
+      // The label of the box CodeMirror replaces, on the box that now takes the typing.
+      editor.getInputField().setAttribute("aria-label", "SQL query");
       editor.setOption("extraKeys", {
         "Shift-Enter": function () {
           document.getElementsByClassName("sql")[0].submit();
