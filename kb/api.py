@@ -215,11 +215,12 @@ class KnowledgeBase:
 
         return variant_diff(self.conn, rule_id, left, right)
 
-    def terms(self, term: str = "") -> list[Term]:
-        """The glossary (or one term, by id, English name or any rendering)."""
+    def terms(self, term: str = "", game: str = "") -> list[Term]:
+        """The glossary (or one term, by id, English name or any rendering, typos forgiven), of
+        one game (id or alias) or all."""
         from .lookups.terms import terms
 
-        return terms(self.conn, term)
+        return terms(self.conn, term, game)
 
     def stats(self) -> Stats:
         """Documents, rules per game and language, and table counts."""

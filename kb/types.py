@@ -126,6 +126,7 @@ class RuleView(TypedDict):
     provenance: str
     version: str
     document_era: str
+    superseded_by: str | None
     game_name: str
     children: list[Row]
     translations: list[Row]
@@ -208,7 +209,9 @@ class TermRendering(TypedDict):
 
 
 class Term(TypedDict):
-    """A glossary term: its definition where a rulebook gives one, and its renderings."""
+    """A glossary term: its definition where a rulebook gives one, and its renderings.
+    ``match``: how a looked-up name found it (name, another English form, rendering, machine
+    translation's rendering, close spelling; "" when listing every term)."""
 
     term: str
     game: str
@@ -217,6 +220,7 @@ class Term(TypedDict):
     rule: str | None
     cites: list[Row]
     renderings: list[TermRendering]
+    match: str
 
 
 class CompareRow(TypedDict):

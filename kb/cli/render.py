@@ -93,6 +93,11 @@ def rule(view: RuleView) -> str:
         f"  origin:  {authority(view['provenance'])} · {view['game_name']}"
         f" · era {view['era'] or 'unknown'}"
     )
+    if view.get("superseded_by"):
+        lines.append(
+            f"  version: {view['version']}, superseded by {view['superseded_by']}"
+            " (not the current rule)"
+        )
     for child in view.get("children", []):
         label = child.get("number") or child.get("label") or child["kind"]
         lines.append(f"  └ {child['id']} [{label}] {textwrap.shorten(child['text'], 80)}")
@@ -187,6 +192,9 @@ def card(view: CardView) -> str:
             )
             lines.append(f"  {r['id']} · {head}")
             lines.append(wrap(textwrap.shorten(r["text"], 360, placeholder=" …"), indent="    "))
+            for g in r.get("glosses", []):
+                gloss = textwrap.shorten(g["text"], 360, placeholder=" …")
+                lines.append(wrap(f"[{g['lang']}, {authority('gloss')}] {gloss}", indent="    "))
             source = f"{r['file']}:{r['line_start']}"
             lines.append(
                 f"    [{r['lang']} · {authority(r['provenance'])} · {r['era']} · {source}]"
@@ -196,6 +204,14 @@ def card(view: CardView) -> str:
 
 def terms(entries: Sequence[Term]) -> str:
     lines = []
+    how = {
+        "form": "another English form",
+        "rendering": "rendering",
+        "close spelling": "close spelling",
+    }
+    match = entries[0].get("match") if entries else ""
+    if match and match != "name":
+        lines += [f"(found by a {how.get(match, match)})", ""]
     for e in entries:
         lines.append(f"{e['en']}  ({e['term']}, {e['game'] if e['game'] != '*' else 'every game'})")
         if e.get("definition"):

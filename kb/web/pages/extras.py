@@ -9,7 +9,9 @@ shows the same things next to each rule:
   Damage Step rulings), marked as community glosses;
 - ``translations``: the rules aligned with it in other languages (or its source), both ways;
 - ``current``: for a rule of a superseded rulebook, the same rule in the current version
-  (followed through the version diff, else by number), or that it was removed.
+  (followed through the version diff, else by number), or that it was removed;
+- ``changed``: for a rule of a newer version, how it changed from the version before (new,
+  moved, reworded), with its history page.
 
 ``rule_extras`` returns only the rules that have one of them, so the JSON stays small.
 """
@@ -19,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ...lookups.labels import authority, language_name
-from ..urls import card_url, rule_url
+from ...lookups.labels import authority, language_name, name_sources
+from ..urls import card_url, history_url, rule_url
 
 if TYPE_CHECKING:
     from ...api import KnowledgeBase
@@ -89,6 +91,12 @@ def _current(kb: KnowledgeBase, docs: dict[str, dict[str, Any]]) -> dict[str, An
     return out
 
 
+def readable(kb: KnowledgeBase, text: str) -> str:
+    """A curated note as a reader sees it: a source it cites by file number or document id
+    ("the 2010-era TCG rulings (003)") cited by the document's title."""
+    return name_sources(text, kb.rows("documents", game="")) if text else text
+
+
 def rule_extras(kb: KnowledgeBase, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
     """Rule id -> its notes, glosses, translations and current version (see the module)."""
     wanted = list(dict.fromkeys(i for i in ids if i))
@@ -98,7 +106,8 @@ def rule_extras(kb: KnowledgeBase, ids: Iterable[str]) -> dict[str, dict[str, An
 
     def entry(rid: str) -> dict[str, Any]:
         return out.setdefault(
-            rid, {"notes": [], "glosses": [], "translations": [], "current": None}
+            rid,
+            {"notes": [], "glosses": [], "translations": [], "current": None, "changed": None},
         )
 
     for row in kb.rows("rule_card_notes", ids=wanted):
@@ -107,7 +116,7 @@ def rule_extras(kb: KnowledgeBase, ids: Iterable[str]) -> dict[str, dict[str, An
                 "card": row["id"],
                 "name": row["name"],
                 "url": card_url(row["id"]),
-                "note": row["notes"],
+                "note": readable(kb, row["notes"]),
             }
         )
     for row in kb.rows("rules_glosses", ids=wanted):
@@ -132,6 +141,14 @@ def rule_extras(kb: KnowledgeBase, ids: Iterable[str]) -> dict[str, dict[str, An
                 "provenance": row["provenance"],
             }
         )
+    for row in kb.rows("rule_changed_in", ids=wanted):
+        entry(row["rule"])["changed"] = {
+            "kind": row["kind"],
+            "version": row["version"],
+            "old_version": row["old_version"],
+            "old_number": row["old_number"],
+            "url": history_url(row["rule"]),
+        }
     docs = {row["id"]: row for row in kb.rows("rules_documents", ids=wanted)}
     for rid, current in _current(kb, docs).items():
         entry(rid)["current"] = current
