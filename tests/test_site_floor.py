@@ -292,3 +292,31 @@ def test_term_links_in_the_fow_rules_reach_the_terms_it_defines(site: Site) -> N
     assert "/glossary/fow/flying" in targets and "/glossary/fow/standby-area" in targets
     for href in sorted(targets)[:10]:
         assert site.get(href).status_code == 200, href
+
+
+# ---------------------------------------------------------------------------------------------
+# Translations side by side
+
+
+def test_a_rule_s_translations_link_to_its_row_of_the_comparison(site: Site) -> None:
+    data = site.json("/search.json?q=draw+phase&game=fow&lang=en")
+    with_translations = [
+        h for h in data["hits"] if data["extras"].get(h["id"], {}).get("side_by_side")
+    ]
+    assert with_translations
+    hit = with_translations[0]
+    link = data["extras"][hit["id"]]["side_by_side"]
+    assert link.startswith("/compare/fow-basic?jump=")
+    row = site.get(link).headers["location"]
+    anchor = row.split("#", 1)[1]
+    table = site.page(row.split("#", 1)[0])
+    cells = part(table.html, "tbody", anchor)
+    assert cells.find("a", href=f"/rule/{hit['id']}")  # the source rule, in its row
+    for t in data["extras"][hit["id"]]["translations"]:
+        assert cells.find("a", href=t["url"])  # and each translation beside it
+    # From a translation: its source's row.
+    vi = site.json(f"/doc/fow-basic-vi-mt1/{t['url'].split(':')[1].rsplit('.', 1)[0]}.json")
+    assert any(
+        (x.get("side_by_side") or "").startswith("/compare/fow-basic?jump=")
+        for x in vi["extras"].values()
+    )
