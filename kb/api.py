@@ -121,13 +121,14 @@ class KnowledgeBase:
 
     # The judge's engine and search.
     def ask(self, question: str, *, game: str = "", lang: str = "", limit: int = 5) -> AskResult:
-        """A judge's question: the composed answer (or why there is none) and cited passages.
+        """A judge's question: the composed answer (or why there is none) and cited passages,
+        with whether the corpus covers what it is about (``coverage``, kb.lookups.coverage).
         ``game`` is an id or an alias; the question is capped by kb/data/limits.toml."""
         from .ask import ask_named_game
+        from .lookups.coverage import annotate
 
-        return cast(
-            "AskResult", ask_named_game(self.conn, question, game=game, lang=lang, limit=limit)
-        )
+        result = ask_named_game(self.conn, question, game=game, lang=lang, limit=limit)
+        return cast("AskResult", annotate(self.conn, dict(result)))
 
     def search(
         self,

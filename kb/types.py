@@ -61,6 +61,7 @@ class AskResult(TypedDict):
     not_covered: str | None
     warnings: list[str]
     hits: list[AskHit]
+    coverage: Row  # kb.lookups.coverage.Coverage: whether the corpus covers what it asks
 
 
 class OlderVersion(TypedDict):

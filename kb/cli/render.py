@@ -290,6 +290,12 @@ def ask_output(result: AskResult, as_json: bool = False) -> str:
 
         return json.dumps(result, ensure_ascii=False, indent=2)
     note = f"Note: {result['cut']}\n" if result.get("cut") else ""
+    # Whether the corpus covers what is asked: said first (kb.lookups.coverage); a word no
+    # document uses is worth saying only above passages.
+    coverage = result.get("coverage") or {}
+    message = coverage.get("message")
+    if message and (result["confident"] or not coverage.get("covered")):
+        note += wrap(message, indent="") + "\n\n"
     if not result["confident"]:
         return f"{note}No confident match for {result['query']!r}."
     return note + ask(result)
