@@ -32,3 +32,24 @@ def test_kb_card_shows_a_vietnamese_ruling_with_its_english_gloss(built_db: Path
     rulings = [r for g in data["card"]["rulings_by_timing"] for r in g["rulings"]]
     example = next(r for r in rulings if r["id"] == "ygo-damage-step:van-de-honest.5")
     assert example["glosses"] and example["glosses"][0]["lang"] == "en"
+
+
+def test_no_glued_words_are_left_in_the_fow_8_01_rules(built_db: Path) -> None:
+    """The PDF's lost spaces next to punctuation are restored (space_glued_punctuation), each
+    recorded as a repair."""
+    import re
+    import sqlite3
+
+    conn = sqlite3.connect(built_db)
+    texts = [t for (t,) in conn.execute("select text from rules where document='fow-cr-8.01'")]
+    glue = re.compile(
+        r"\b\w+['’](?:s|t)(?=[a-z]{2,})|[a-z],[A-Za-z]|[a-z]\[|\][a-z]{2}"
+        r"|[a-z]\((?!s\))|\)[a-z]{2}|[a-z]\"[A-Za-z]"
+    )
+    assert [m.group() for t in texts for m in glue.finditer(t)] == []
+    destroy = conn.execute("select text from rules where id = 'fow-cr-8.01:1010.1'").fetchone()[0]
+    assert "as long as it's not a J-ruler" in destroy
+    repairs = conn.execute(
+        "select count(*) from repairs where rule_name = 'space_glued_punctuation'"
+    ).fetchone()[0]
+    assert repairs >= 60

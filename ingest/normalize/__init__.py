@@ -14,6 +14,7 @@ from .depth_prefix import strip_depth_prefix
 from .drop_lines import drop_listed_lines
 from .filler_words import remove_filler_words
 from .glued_headings import split_camel_words, split_glued_headings
+from .glued_punctuation import space_glued_punctuation
 from .glued_rule_numbers import split_glued_rule_numbers
 from .glued_sentences import space_glued_sentences, split_glued_sentences
 from .glued_words import split_glued_words
@@ -37,6 +38,7 @@ RULES: dict[str, Rule] = {
     "split_glued_headings": split_glued_headings,
     "split_camel_words": split_camel_words,
     "split_glued_words": split_glued_words,
+    "space_glued_punctuation": space_glued_punctuation,
 }
 
 _COMMON = (
@@ -61,7 +63,8 @@ PRESETS: dict[str, tuple[str, ...]] = {
     # Text extracted from a PDF: depth markers and words glued at line joins.
     "pdf_extraction": ("unicode_nfc", "strip_depth_prefix")
     + _COMMON[1:]
-    + ("space_glued_sentences", "split_camel_words", "split_glued_words"),
+    + ("space_glued_sentences", "split_camel_words", "split_glued_words")
+    + ("space_glued_punctuation",),
 }
 
 
