@@ -61,12 +61,9 @@ def wrap(text: str, indent: str = "  ", width: int = WIDTH) -> str:
 
 
 def citation(hit: Mapping[str, Any]) -> str:
-    """``fow-cr-8.01:103.4 · fow-cr-8.01.txt:12 · en · official · 2018`` style source line."""
-    parts = [
-        hit["id"],
-        f"{hit.get('file', hit.get('document'))}:{hit.get('line_start', '?')}",
-        hit.get("lang", ""),
-    ]
+    """``fow-cr-8.01:103.4 · line 12 · en · official · 2018`` style source line: the rule id
+    names the document (``kb show`` gives its file); the line is where it is in that file."""
+    parts = [hit["id"], f"line {hit.get('line_start', '?')}", hit.get("lang", "")]
     parts.append(authority(hit.get("provenance", "")))
     if hit.get("era"):
         parts.append(hit["era"])
@@ -195,10 +192,8 @@ def card(view: CardView) -> str:
             for g in r.get("glosses", []):
                 gloss = textwrap.shorten(g["text"], 360, placeholder=" …")
                 lines.append(wrap(f"[{g['lang']}, {authority('gloss')}] {gloss}", indent="    "))
-            source = f"{r['file']}:{r['line_start']}"
-            lines.append(
-                f"    [{r['lang']} · {authority(r['provenance'])} · {r['era']} · {source}]"
-            )
+            where = f"line {r['line_start']}"
+            lines.append(f"    [{r['lang']} · {authority(r['provenance'])} · {r['era']} · {where}]")
     return "\n".join(lines)
 
 
@@ -344,8 +339,7 @@ def ask(result: AskResult) -> str:
         lines.append("Sources:")
         for s in a["sources"]:
             lines.append(
-                f"  {s['id']} — {s['file']}:{s['line']} · {s['lang']} · {s['authority']} · "
-                f"{s['era']}"
+                f"  {s['id']} — line {s['line']} · {s['lang']} · {s['authority']} · {s['era']}"
             )
         lines.append("")
     elif result["not_covered"]:
@@ -385,11 +379,9 @@ def ask(result: AskResult) -> str:
                 )  # fmt: skip
             )
         also = f" (same text: {', '.join(h['also'])})" if h["also"] else ""
-        src = h["source"]
         lines.append(
-            f"   [{h['id']} · {src['file']}:{src['line']} · {h['lang']} · "
-            f"{authority(h['provenance'])}"
-            f" · {h['era']}]{also}"
+            f"   [{h['id']} · line {h['source']['line']} · {h['lang']} · "
+            f"{authority(h['provenance'])} · {h['era']}]{also}"
         )
     return "\n".join(lines).rstrip()
 
