@@ -401,7 +401,7 @@ MAIN_PAGES = {
     "section": "/doc/fow-cr-8.01/105",
     "section-vi": "/doc/ygo-damage-step/buoc-thiet-hai",
     "search": "/search?q=damage+step",
-    "rule-choices": "/rule/105.3a",
+    "rule-choices": "/rule/314.3",  # a number only the superseded version has
     "card": "/card/honest",
     "card-data": "/card/breaker-the-magical-warrior",
     "card-lookup": "/card?q=dd",
@@ -465,7 +465,8 @@ def test_datasette_tables_are_one_click_away(page: Any, server: str) -> None:
     [
         ("/card/honest", "105.4", "/doc/fow-cr-8.01/105#105.4"),
         ("/kb/rules", "Honest", "/card/honest"),
-        ("/timing/yugioh/tcg", "Graveyard", "/glossary/all/graveyard"),
+        # A term lists its rules, its glossary card beside them (issue 25).
+        ("/timing/yugioh/tcg", "Graveyard", "/search?q=Graveyard"),
         ("/compare/fow-basic", "fow-cr-7.0:105.3a", "/doc/fow-cr-7.0/105#105.3a"),
     ],
 )
@@ -480,6 +481,9 @@ def test_a_rule_number_card_or_term_reaches_its_page_in_one_submit(
     if "#" in lands:
         expect(page.locator(":target")).to_have_attribute("id", lands.split("#", 1)[1])
         expect(page.locator(":target")).to_be_in_viewport()
+    elif lands.startswith("/search"):
+        expect(page.locator("ol.hits > li").first).to_be_visible()
+        expect(page.get_by_role("complementary", name=f"Glossary {typed}")).to_be_visible()
     else:
         expect(page.get_by_role("heading", level=1)).to_have_text(typed)
 
@@ -608,6 +612,9 @@ AXE_PAGES = {
     "glossary": "/glossary",
     "glossary-game": "/glossary/fow",
     "glossary-term": "/glossary/all/graveyard",
+    "glossary-defined-term": "/glossary/fow/flying",
+    "search-term-card": "/search?q=graveyard",
+    "ask-off-corpus": "/ask?q=pokemon+retreat+cost",
     "whole-document": "/read/ygo-damage-step",
     "not-found": "/doc/nope",
     "datasette-database": "/kb",
