@@ -127,13 +127,14 @@ class KnowledgeBase:
 
     # The judge's engine and search.
     def ask(self, question: str, *, game: str = "", lang: str = "", limit: int = 5) -> AskResult:
-        """A judge's question: the composed answer (or why there is none) and cited passages.
+        """A judge's question: the composed answer (or why there is none) and cited passages,
+        with whether the corpus covers what it is about (``coverage``, kb.lookups.coverage).
         ``game`` is an id or an alias; the question is capped by kb/data/limits.toml."""
         from .ask import ask_named_game
+        from .lookups.coverage import annotate
 
-        return cast(
-            "AskResult", ask_named_game(self.conn, question, game=game, lang=lang, limit=limit)
-        )
+        result = ask_named_game(self.conn, question, game=game, lang=lang, limit=limit)
+        return cast("AskResult", annotate(self.conn, dict(result)))
 
     def search(
         self,
@@ -221,11 +222,12 @@ class KnowledgeBase:
 
         return variant_diff(self.conn, rule_id, left, right)
 
-    def terms(self, term: str = "") -> list[Term]:
-        """The glossary (or one term, by id, English name or any rendering)."""
+    def terms(self, term: str = "", game: str = "") -> list[Term]:
+        """The glossary (or one term, by id, English name or any rendering, typos forgiven), of
+        one game (id or alias) or all."""
         from .lookups.terms import terms
 
-        return terms(self.conn, term)
+        return terms(self.conn, term, game)
 
     def penalty(self, query: str, *, game: str = "", lang: str = "") -> PenaltyLookup:
         """The infraction of penalty guidelines ``query`` names (its name in any language,

@@ -62,6 +62,7 @@ class AskResult(TypedDict):
     warnings: list[str]
     retrieval: str  # "lexical+dense", or "lexical" without passage vectors
     hits: list[AskHit]
+    coverage: Row  # kb.lookups.coverage.Coverage: whether the corpus covers what it asks
 
 
 class OlderVersion(TypedDict):
@@ -127,6 +128,7 @@ class RuleView(TypedDict):
     provenance: str
     version: str
     document_era: str
+    superseded_by: str | None
     game_name: str
     children: list[Row]
     translations: list[Row]
@@ -270,7 +272,9 @@ class TermRendering(TypedDict):
 
 
 class Term(TypedDict):
-    """A glossary term: its definition where a rulebook gives one, and its renderings."""
+    """A glossary term: its definition where a rulebook gives one, and its renderings.
+    ``match``: how a looked-up name found it (name, another English form, rendering, machine
+    translation's rendering, close spelling; "" when listing every term)."""
 
     term: str
     game: str
@@ -279,6 +283,7 @@ class Term(TypedDict):
     rule: str | None
     cites: list[Row]
     renderings: list[TermRendering]
+    match: str
 
 
 class CompareRow(TypedDict):

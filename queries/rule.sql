@@ -5,7 +5,7 @@ select
   r.text, r.ruleset, r.era, r.line_start, r.line_end, r.ord,
   s.path as section_path, s.title as section_title,
   d.title as document_title, d.file, d.variant, d.translation_of, d.provenance, d.version,
-  d.era as document_era, g.name as game_name
+  d.era as document_era, d.superseded_by, g.name as game_name
 from rules r
 join sections s on s.id = r.section
 join documents d on d.id = r.document

@@ -44,10 +44,10 @@ def test_search_opens_the_rule_card_or_term_it_names(site: Site) -> None:
     assert location(site, "/search?q=fow-cr-8.01:105.4") == "/rule/fow-cr-8.01:105.4"
     assert location(site, "/search?q=fow-cr-7.0:105.4") == "/rule/fow-cr-7.0:105.4"
     assert location(site, "/search?q=Honest") == "/card/honest"
-    assert location(site, "/search?q=graveyard") == "/glossary/all/graveyard"
-    assert location(site, "/search?q=%E4%BC%A4%E5%AE%B3%E6%AD%A5%E9%AA%A4").startswith(
-        "/glossary/yugioh/damage-step"
-    )  # 伤害步骤, through the glossary
+    # A term is the exception: its rules, with its card beside them (test_site_floor.py).
+    assert site.get("/search?q=graveyard").status_code == 200
+    chinese = site.json("/search.json?q=%E4%BC%A4%E5%AE%B3%E6%AD%A5%E9%AA%A4")  # 伤害步骤
+    assert chinese["glossary"]["url"] == "/glossary/yugioh/damage-step" and chinese["hits"]
     # all=1 lists the rules instead, the named one first.
     listed = site.json("/search.json?q=105.4")
     assert listed["hits"][0]["id"] == "fow-cr-8.01:105.4" and listed["hits"][0]["exact"]
@@ -319,7 +319,7 @@ def test_glossary_pages_per_game_and_per_term(site: Site) -> None:
     data = site.json("/glossary/all/graveyard.json")
     vi = next(g for g in data["languages"] if g["lang"] == "vi")
     mo_bai = next(r for r in vi["renderings"] if r["text"] == "Mộ bài")
-    assert mo_bai["preferred"] and mo_bai["total"] == 8
+    assert mo_bai["preferred"] and mo_bai["total"] >= 1  # rules of the article using it
     assert term.find("span", lang="vi")
     assert data["rules"] and term.find("ol", class_="hits")
     assert site.get("/glossary/fow/nope").status_code == 404

@@ -39,6 +39,29 @@ def test_datasette_pages_are_served_patched(built_db: Path) -> None:
     assert '<label for="sql-editor"' in query and 'aria-label="Results"' in query
 
 
+def test_datasette_pages_have_no_inline_script(built_db: Path) -> None:
+    """The site's CSP allows scripts from files only: Datasette's inline ones (closing menus,
+    the SQL editor, the facet setting) are template comments, kb/web/static/datasette.js
+    does their work, and every page loads it."""
+    import re
+
+    ds = make_datasette(built_db)
+
+    async def get(path: str) -> str:
+        await ds.invoke_startup()
+        response = await ds.client.get(path)
+        assert response.status_code == 200, path
+        return response.text
+
+    for path in ("/kb", "/kb/rules", "/kb/rules?_facet=game", "/kb?sql=select+1", "/-/versions"):
+        html = asyncio.run(get(path))
+        scripts = re.findall(r"<script\b[^>]*>", html)
+        assert scripts and all("src=" in s for s in scripts), (path, scripts)
+        assert "/-/kb-static/datasette.js?v=" in html, path
+    table = asyncio.run(get("/kb/rules"))
+    assert '<meta name="datasette-allow-facet" content="true">' in table
+
+
 def test_a_patch_that_does_not_fit_stops_the_site_naming_the_template() -> None:
     patches = load_patches()
     base = patches["base.html"]

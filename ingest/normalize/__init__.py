@@ -16,6 +16,7 @@ from .drop_lines import drop_listed_lines
 from .filler_words import remove_filler_words
 from .glued_headings import split_camel_words, split_glued_headings
 from .glued_number_text import space_after_rule_number
+from .glued_punctuation import space_glued_punctuation
 from .glued_rule_numbers import split_glued_rule_numbers
 from .glued_sentences import space_glued_sentences, split_glued_sentences
 from .glued_words import split_glued_words
@@ -49,6 +50,7 @@ RULES: dict[str, Rule] = {
     "split_glued_headings": split_glued_headings,
     "split_camel_words": split_camel_words,
     "split_glued_words": split_glued_words,
+    "space_glued_punctuation": space_glued_punctuation,
 }
 
 _COMMON = (
@@ -84,7 +86,8 @@ PRESETS: dict[str, tuple[str, ...]] = {
     "pdf_extraction": ("unicode_nfc", "strip_depth_prefix")
     + _COMMON[1:]
     + _PAGES
-    + ("space_glued_sentences", "split_camel_words", "split_glued_words"),
+    + ("space_glued_sentences", "split_camel_words", "split_glued_words")
+    + ("space_glued_punctuation",),
     # Text extracted from a PDF with its page layout kept (one text line per printed line):
     # page footers and headers, lines wrapped at the margin (a wrapped cross-reference,
     # a hyphen at the line's end, Chinese wrapped mid-word), numbers run into their text. Its

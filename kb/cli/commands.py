@@ -356,15 +356,17 @@ def card(name: str, game: str, db_path: Path | None, as_json: bool) -> None:
 
 @cli.command()
 @click.argument("term", required=False, default="")
+@click.option("--game", default="", help="Only this game's terms (an id or alias) and shared ones.")
 @data_options
-def terms(term: str, db_path: Path | None, as_json: bool) -> None:
-    """The glossary: official terms and their renderings per language, with counts.
+def terms(term: str, game: str, db_path: Path | None, as_json: bool) -> None:
+    """The glossary: terms, their definitions and renderings per language, with counts.
 
-    TERM is a term id, English term or any rendering (cộng hưởng). Example: kb terms resonator
+    TERM is a term id, English term or any rendering (cộng hưởng); a typo is forgiven. Terms
+    the rulebooks define in sections of their own are included. Example: kb terms resonator
     """
     from . import render
 
-    _emit(_fetch(db_path, lambda kb: kb.terms(term)), as_json, render.terms)
+    _emit(_fetch(db_path, lambda kb: kb.terms(term, game)), as_json, render.terms)
 
 
 @cli.command()

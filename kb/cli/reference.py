@@ -1,5 +1,5 @@
-"""The README's command reference, generated from the commands themselves: every command's
-``--help`` as click prints it. ``scripts/readme_reference.py`` writes it into README.md and
+"""The command reference of docs/reference.md, generated from the commands themselves: every
+command's ``--help`` as click prints it. ``scripts/readme_reference.py`` writes it there and
 tests/test_docs.py checks that it is current."""
 
 from __future__ import annotations
@@ -37,9 +37,9 @@ def cli_reference() -> str:
     return "\n".join([START, *blocks, END])
 
 
-def with_reference(readme: str) -> str:
-    """The README with its command reference replaced by the current one."""
+def with_reference(text: str) -> str:
+    """A document (docs/reference.md) with its command reference replaced by the current one."""
     pattern = re.compile(re.escape(START) + r".*?" + re.escape(END), re.S)
-    if not pattern.search(readme):
-        raise ValueError(f"README has no {START} ... {END} block")
-    return pattern.sub(lambda _m: cli_reference(), readme)
+    if not pattern.search(text):
+        raise ValueError(f"no {START} ... {END} block")
+    return pattern.sub(lambda _m: cli_reference(), text)

@@ -62,12 +62,9 @@ def wrap(text: str, indent: str = "  ", width: int = WIDTH) -> str:
 
 
 def citation(hit: Mapping[str, Any]) -> str:
-    """``fow-cr-8.01:103.4 · fow-cr-8.01.txt:12 · en · official · 2018`` style source line."""
-    parts = [
-        hit["id"],
-        f"{hit.get('file', hit.get('document'))}:{hit.get('line_start', '?')}",
-        hit.get("lang", ""),
-    ]
+    """``fow-cr-8.01:103.4 · line 12 · en · official · 2018`` style source line: the rule id
+    names the document (``kb show`` gives its file); the line is where it is in that file."""
+    parts = [hit["id"], f"line {hit.get('line_start', '?')}", hit.get("lang", "")]
     parts.append(authority(hit.get("provenance", "")))
     if hit.get("era"):
         parts.append(hit["era"])
@@ -94,6 +91,11 @@ def rule(view: RuleView) -> str:
         f"  origin:  {authority(view['provenance'])} · {view['game_name']}"
         f" · era {view['era'] or 'unknown'}"
     )
+    if view.get("superseded_by"):
+        lines.append(
+            f"  version: {view['version']}, superseded by {view['superseded_by']}"
+            " (not the current rule)"
+        )
     for child in view.get("children", []):
         label = child.get("number") or child.get("label") or child["kind"]
         lines.append(f"  └ {child['id']} [{label}] {textwrap.shorten(child['text'], 80)}")
@@ -188,15 +190,24 @@ def card(view: CardView) -> str:
             )
             lines.append(f"  {r['id']} · {head}")
             lines.append(wrap(textwrap.shorten(r["text"], 360, placeholder=" …"), indent="    "))
-            source = f"{r['file']}:{r['line_start']}"
-            lines.append(
-                f"    [{r['lang']} · {authority(r['provenance'])} · {r['era']} · {source}]"
-            )
+            for g in r.get("glosses", []):
+                gloss = textwrap.shorten(g["text"], 360, placeholder=" …")
+                lines.append(wrap(f"[{g['lang']}, {authority('gloss')}] {gloss}", indent="    "))
+            where = f"line {r['line_start']}"
+            lines.append(f"    [{r['lang']} · {authority(r['provenance'])} · {r['era']} · {where}]")
     return "\n".join(lines)
 
 
 def terms(entries: Sequence[Term]) -> str:
     lines = []
+    how = {
+        "form": "another English form",
+        "rendering": "rendering",
+        "close spelling": "close spelling",
+    }
+    match = entries[0].get("match") if entries else ""
+    if match and match != "name":
+        lines += [f"(found by a {how.get(match, match)})", ""]
     for e in entries:
         lines.append(f"{e['en']}  ({e['term']}, {e['game'] if e['game'] != '*' else 'every game'})")
         if e.get("definition"):
@@ -305,6 +316,12 @@ def ask_output(result: AskResult, as_json: bool = False) -> str:
 
         return json.dumps(result, ensure_ascii=False, indent=2)
     note = f"Note: {result['cut']}\n" if result.get("cut") else ""
+    # Whether the corpus covers what is asked: said first (kb.lookups.coverage); a word no
+    # document uses is worth saying only above passages.
+    coverage = result.get("coverage") or {}
+    message = coverage.get("message")
+    if message and (result["confident"] or not coverage.get("covered")):
+        note += wrap(message, indent="") + "\n\n"
     if not result["confident"]:
         return f"{note}No confident match for {result['query']!r}."
     return note + ask(result)
@@ -353,8 +370,7 @@ def ask(result: AskResult) -> str:
         lines.append("Sources:")
         for s in a["sources"]:
             lines.append(
-                f"  {s['id']} — {s['file']}:{s['line']} · {s['lang']} · {s['authority']} · "
-                f"{s['era']}"
+                f"  {s['id']} — line {s['line']} · {s['lang']} · {s['authority']} · {s['era']}"
             )
         lines.append("")
     elif result["not_covered"]:
@@ -397,11 +413,9 @@ def ask(result: AskResult) -> str:
                 )  # fmt: skip
             )
         also = f" (same text: {', '.join(h['also'])})" if h["also"] else ""
-        src = h["source"]
         lines.append(
-            f"   [{h['id']} · {src['file']}:{src['line']} · {h['lang']} · "
-            f"{authority(h['provenance'])}"
-            f" · {h['era']}]{also}"
+            f"   [{h['id']} · line {h['source']['line']} · {h['lang']} · "
+            f"{authority(h['provenance'])} · {h['era']}]{also}"
         )
     return "\n".join(lines).rstrip()
 

@@ -152,7 +152,8 @@ def _candidate(score: float, row: dict[str, Any]) -> CardCandidate:
 
 
 def card_view(conn: sqlite3.Connection, card_id: str) -> CardView | None:
-    """A card with its aliases, data, restriction-list entries and rulings by timing window."""
+    """A card with its aliases, data, restriction-list entries and rulings by timing window,
+    each ruling with its curated glosses (``glosses``: English readings of a Vietnamese one)."""
     rows = run(conn, "card", id=card_id)
     if not rows:
         return None
@@ -164,6 +165,9 @@ def card_view(conn: sqlite3.Connection, card_id: str) -> CardView | None:
     for ruling in run(conn, "card_rulings", id=card_id):
         if ruling["kind"] == "example":
             ruling["steps"] = run(conn, "ruling_steps", id=ruling["id"])
+        # A ruling in another language comes with its curated English reading, when it has one
+        # (the Vietnamese Damage Step rulings): a community gloss, marked as such.
+        ruling["glosses"] = run(conn, "rule_glosses", id=ruling["id"])
         key = ruling["timing"] or ""
         group = groups.setdefault(
             key,

@@ -30,6 +30,7 @@ ASK_FILES = {
     "statements": os.path.join("ingest", "data", "statements.toml"),
     "limits": os.path.join("kb", "data", "limits.toml"),
     "verdict_thresholds": os.path.join("kb", "data", "verdict_thresholds.toml"),
+    "coverage": os.path.join("kb", "data", "coverage.toml"),
 }
 _loaded: dict[str, Any] = {}
 

@@ -142,6 +142,7 @@ def prepare_jinja2_environment(env: Environment) -> None:
         kb_nav=NAV,
         kb_css_url=delivery.static_url("site.css"),
         kb_js_url=delivery.static_url("site.js"),
+        kb_datasette_js_url=delivery.static_url("datasette.js"),
     )
 
 
@@ -152,6 +153,7 @@ def extra_template_vars(datasette: Datasette) -> dict[str, Any]:
         "kb_nav": NAV,
         "kb_css_url": delivery.static_url("site.css"),
         "kb_js_url": delivery.static_url("site.js"),
+        "kb_datasette_js_url": delivery.static_url("datasette.js"),
         "provenance_label": authority,
         "language_name": language_name,
     }

@@ -114,7 +114,8 @@ def _search_page(kb: KnowledgeBase, as_json: bool, **kwargs: Any) -> Rendered:
 
 async def search(datasette: Datasette, request: Request) -> Response:
     """Full-text search; a text that names one thing exactly (a rule id or number, a card, a
-    glossary term) opens its page instead, unless ``all=1`` asks for the list."""
+    moment) opens its page instead, unless ``all=1`` asks for the list. A glossary term is the
+    exception: its rules are listed, its card beside them."""
     args = request.args
     data, html = await offload(
         datasette,
@@ -127,7 +128,7 @@ async def search(datasette: Datasette, request: Request) -> Response:
         versions=args.get("versions") or "current",
     )
     target = data["target"]
-    if target and not args.get("all") and not wants_json(request):
+    if target and target["kind"] != "term" and not args.get("all") and not wants_json(request):
         return Response.redirect(target["url"])
     return await render(datasette, request, "kb_search.html", data, html=html)
 

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlencode
 
-from ..lookups.labels import authority, language_name
+from ..lookups.labels import authority, language_name, lines_label, rule_label
 
 if TYPE_CHECKING:
     from ..api import KnowledgeBase
@@ -143,10 +143,16 @@ def rule_sources(kb: KnowledgeBase, ids: Iterable[str]) -> dict[str, dict[str, A
 
 
 def cite(row: dict[str, Any]) -> dict[str, Any]:
-    """A rule's citation: permalink, document, language, provenance, era and file:line."""
+    """A rule's citation: permalink, document, language, provenance, era and file:line
+    (``source``, for the JSON); ``label`` and ``lines`` are what a page shows of them (the rule's
+    number or its place in its section; "line 26"), never an internal id or file name."""
     return {
         "id": row["id"],
         "url": rule_url(row["id"]),
+        "label": rule_label(row["id"], row.get("number"), row.get("section_title")),
+        # A number reads the same in every language; a section's title is in its own.
+        "label_lang": "en" if row.get("number") else (row.get("section_lang") or row["lang"]),
+        "lines": lines_label(row["line_start"], row.get("line_end")),
         "document": row["document"],
         "document_title": row.get("document_title") or row["document"],
         "document_url": document_url(row["document"]),
@@ -184,6 +190,9 @@ def unknown_rule(rule_id: str) -> dict[str, Any]:
         "provenance": "unknown",
         "provenance_label": authority("unknown"),
         "source": "?",
+        "label": rule_label(rule_id, None),
+        "label_lang": "en",
+        "lines": lines_label(None),
         "version": "",
         "section_lang": "",
         "document_lang": "",
@@ -198,7 +207,10 @@ def glossary_url(game: str = "", term: str = "") -> str:
 
 
 def term_url(term: str, game: str) -> str:
-    """A term's page in the glossary of its game (a term every game shares: ``all``)."""
+    """A term's page in the glossary of its game (a term every game shares: ``all``); a term
+    of one game whose id is ``<game>:<slug>`` (a rulebook's own) is ``/glossary/<game>/<slug>``."""
+    if game and game != "*" and term.startswith(game + ":"):
+        term = term[len(game) + 1 :]
     return glossary_url(game if game and game != "*" else "all", term)
 
 

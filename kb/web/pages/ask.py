@@ -29,7 +29,7 @@ from ..urls import (
     timing_url,
     unknown_rule,
 )
-from .extras import rule_extras
+from .extras import readable, rule_extras
 
 if TYPE_CHECKING:
     from ...api import KnowledgeBase
@@ -74,18 +74,29 @@ def _answer(kb: KnowledgeBase, answer: dict[str, Any] | None, game: str) -> dict
 
     return {
         **answer,
+        "warnings": [readable(kb, w) for w in answer.get("warnings") or []],
         "sequence": answer.get("sequence") or [],
         "because": [fact(b) for b in because],
         "conflicts": [[fact(c) for c in group] for group in conflicts],
         "sources": [sources.get(s["id"]) or unknown_rule(s["id"]) for s in answer["sources"]],
         "nuances": [
-            {"text": n["text"], "rules": [{"id": r, "url": rule_url(r)} for r in n["rules"]]}
+            {
+                "text": n["text"],
+                "rules": [{"id": r, "url": rule_url(r)} | _label(sources, r) for r in n["rules"]],
+            }
             for n in answer["nuances"]
         ],
         "timing": _timing(kb, answer["timing"]),
         "cards": [_card(kb, name, game) for name in answer["cards"]],
         "ruling_url": rule_url(answer["ruling_id"]) if answer.get("ruling_id") else None,
     }
+
+
+def _label(sources: Mapping[str, Mapping[str, Any]], rule_id: str) -> dict[str, str]:
+    """A cited rule as a reader knows it (kb.web.urls.cite), never its id, and the label's
+    language (a section title is in its document's)."""
+    cited = sources.get(rule_id) or unknown_rule(rule_id)
+    return {"label": cited["label"], "label_lang": cited["label_lang"]}
 
 
 def _fold_versions(kb: KnowledgeBase, hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -115,12 +126,22 @@ def _fold_versions(kb: KnowledgeBase, hits: list[dict[str, Any]]) -> list[dict[s
 
 
 def _hit(kb: KnowledgeBase, hit: Mapping[str, Any], cite: dict[str, Any]) -> dict[str, Any]:
+    also = rule_sources(kb, hit["also"])
     return {
         **hit,
         "cite": cite,
         "timing": _timing(kb, hit["timing"]),
         "cards": [_card(kb, name, hit["game"]) for name in hit["cards"]],
-        "also": [{"id": a, "url": rule_url(a)} for a in hit["also"]],
+        "also": [
+            {
+                "id": a,
+                "url": rule_url(a),
+                "document_title": (also.get(a) or {}).get("document_title", ""),
+                "document_lang": (also.get(a) or {}).get("document_lang", ""),
+            }
+            | _label(also, a)
+            for a in hit["also"]
+        ],
         "translations": [{**t, "url": rule_url(t["id"])} for t in hit["translations"]],
         "shown_translation": {
             **hit["shown_translation"],
@@ -177,6 +198,7 @@ def ask(
         "question_lang": "",
         "read_as": None,
         "not_covered": None,
+        "coverage": None,
         "warnings": [],
         "extras": {},
         "search_url": search_url(q, game, lang),
@@ -206,7 +228,8 @@ def ask(
         confident=result["confident"],
         answer=_answer(kb, result["answer"], card_game),
         not_covered=result.get("not_covered"),
-        warnings=result.get("warnings") or [],
+        coverage=result.get("coverage"),
+        warnings=[readable(kb, w) for w in result.get("warnings") or []],
         hits=hits,
         extras=rule_extras(kb, [h["id"] for h in hits]),
         ambiguous=_ambiguous(kb, q, understood, game, lang),

@@ -22,7 +22,8 @@ from ..urls import (
     tree_url,
     unknown_rule,
 )
-from .extras import notes_of, rule_extras
+from .extras import notes_of, readable, rule_extras
+from .timing import ruleset_name
 
 if TYPE_CHECKING:
     from ...api import KnowledgeBase
@@ -120,6 +121,7 @@ def card(kb: KnowledgeBase, card_id: str) -> dict[str, Any] | None:
                 "timing": g["timing"],
                 "timing_name": g["timing_name"] or "No particular timing window",
                 "tree": g["tree"],
+                "ruleset_name": ruleset_name(g["tree"]),
                 "url": tree_url(g["tree"], g["timing"]) if g["timing"] and g["tree"] else None,
                 "rulings": [_ruling(r, sources[r["id"]]) for r in g["rulings"]],
             }
@@ -139,7 +141,7 @@ def card(kb: KnowledgeBase, card_id: str) -> dict[str, Any] | None:
             "game_name": view["game_name"],
             "game_url": game_url(view["game"]),
             "source": view["source"],
-            "notes": view["notes"],
+            "notes": readable(kb, view["notes"]),
             "rulings": view["rulings"],
             "url": card_url(view["id"]),
             "search_url": search_url(view["name"], game=view["game"]),

@@ -189,7 +189,9 @@ def jump_target(data: dict[str, Any], text: str) -> str | None:
         return None
     for row in data["rows"]:
         names = {row["anchor"].casefold()} | {
-            (r.get("number") or "").casefold() for r in row["source"] or []
+            (r.get(key) or "").casefold()
+            for r in row["source"] or []
+            for key in ("number", "anchor")
         }
         if wanted in names - {""}:
             return data["url"] + f"#{row['anchor']}"

@@ -7,9 +7,12 @@ shows the same things next to each rule:
   old ruling is never read as current;
 - ``glosses``: curated readings in another language (the English glosses of the Vietnamese
   Damage Step rulings), marked as community glosses;
-- ``translations``: the rules aligned with it in other languages (or its source), both ways;
+- ``translations``: the rules aligned with it in other languages (or its source), both ways,
+  and ``side_by_side``: its row of the comparison table, where they are read together;
 - ``current``: for a rule of a superseded rulebook, the same rule in the current version
-  (followed through the version diff, else by number), or that it was removed.
+  (followed through the version diff, else by number), or that it was removed;
+- ``changed``: for a rule of a newer version, how it changed from the version before (new,
+  moved, reworded), with its history page.
 
 ``rule_extras`` returns only the rules that have one of them, so the JSON stays small.
 """
@@ -18,9 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
 
-from ...lookups.labels import authority, language_name
-from ..urls import card_url, rule_url
+from ...lookups.labels import authority, language_name, name_sources
+from ..urls import anchor, card_url, compare_url, history_url, rule_url
 
 if TYPE_CHECKING:
     from ...api import KnowledgeBase
@@ -89,6 +93,23 @@ def _current(kb: KnowledgeBase, docs: dict[str, dict[str, Any]]) -> dict[str, An
     return out
 
 
+def _side_by_side(rule_id: str, translations: list[dict[str, Any]]) -> str | None:
+    """The comparison table's row of a rule and its translations: the rule's own row when it is
+    the source, its source's row when it is a translation."""
+    if not translations:
+        return None
+    source = next((t for t in translations if t["variant"] == "original"), None)
+    source_id = source["id"] if source else rule_id
+    document = source_id.split(":", 1)[0]
+    return compare_url(document) + "?" + urlencode({"jump": anchor(source_id, document)})
+
+
+def readable(kb: KnowledgeBase, text: str) -> str:
+    """A curated note as a reader sees it: a source it cites by file number or document id
+    ("the 2010-era TCG rulings (003)") cited by the document's title."""
+    return name_sources(text, kb.rows("documents", game="")) if text else text
+
+
 def rule_extras(kb: KnowledgeBase, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
     """Rule id -> its notes, glosses, translations and current version (see the module)."""
     wanted = list(dict.fromkeys(i for i in ids if i))
@@ -98,7 +119,15 @@ def rule_extras(kb: KnowledgeBase, ids: Iterable[str]) -> dict[str, dict[str, An
 
     def entry(rid: str) -> dict[str, Any]:
         return out.setdefault(
-            rid, {"notes": [], "glosses": [], "translations": [], "current": None}
+            rid,
+            {
+                "notes": [],
+                "glosses": [],
+                "translations": [],
+                "side_by_side": None,
+                "current": None,
+                "changed": None,
+            },
         )
 
     for row in kb.rows("rule_card_notes", ids=wanted):
@@ -107,7 +136,7 @@ def rule_extras(kb: KnowledgeBase, ids: Iterable[str]) -> dict[str, dict[str, An
                 "card": row["id"],
                 "name": row["name"],
                 "url": card_url(row["id"]),
-                "note": row["notes"],
+                "note": readable(kb, row["notes"]),
             }
         )
     for row in kb.rows("rules_glosses", ids=wanted):
@@ -132,6 +161,16 @@ def rule_extras(kb: KnowledgeBase, ids: Iterable[str]) -> dict[str, dict[str, An
                 "provenance": row["provenance"],
             }
         )
+    for row in kb.rows("rule_changed_in", ids=wanted):
+        entry(row["rule"])["changed"] = {
+            "kind": row["kind"],
+            "version": row["version"],
+            "old_version": row["old_version"],
+            "old_number": row["old_number"],
+            "url": history_url(row["rule"]),
+        }
+    for rid, x in out.items():
+        x["side_by_side"] = _side_by_side(rid, x["translations"])
     docs = {row["id"]: row for row in kb.rows("rules_documents", ids=wanted)}
     for rid, current in _current(kb, docs).items():
         entry(rid)["current"] = current

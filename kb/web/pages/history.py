@@ -30,10 +30,16 @@ PAGE_CHANGES = 100
 
 
 def diff_index(kb: KnowledgeBase) -> dict[str, Any]:
-    """The version pairs the build compared, each with its diff page."""
+    """The version pairs the build compared, each with its diff page and the old document's
+    title (what a reader sees, rather than the documents' ids)."""
+    titles = {d["id"]: d["title"] for d in kb.rows("documents", game="")}
     return {
         "pairs": [
-            {**p, "url": diff_url(p["old_document"], p["new_document"])}
+            {
+                **p,
+                "url": diff_url(p["old_document"], p["new_document"]),
+                "old_title": titles.get(p["old_document"], p["old_document"]),
+            }
             for p in compared_pairs(kb.conn)
         ]
     }

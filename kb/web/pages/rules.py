@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from ...lexicon.phrasebook import named_phrases
 from ...lookups.cards import find_card
-from ...lookups.labels import authority
+from ...lookups.definitions import defined_terms
+from ...lookups.labels import authority, lines_label
 from ...lookups.rules import rule_view
 from ...search import exact_rules, expansions
 from ..html import cited_numbers
@@ -37,6 +38,7 @@ from ..urls import (
 from .cards import card_links
 from .compare import compare_index
 from .extras import notes_of, rule_extras
+from .glossary import term_card
 from .history import diff_index
 from .timing import trees as timing_trees
 
@@ -241,6 +243,7 @@ def _rule_item(rule: dict[str, Any], document: dict[str, Any]) -> dict[str, Any]
         "provenance": document["provenance"],
         "provenance_label": document["provenance_label"],
         "source": f"{document['file']}:{lines}",
+        "lines": lines_label(rule["line_start"], rule["line_end"]),
     }
 
 
@@ -305,8 +308,10 @@ def rule(kb: KnowledgeBase, ref: str) -> dict[str, Any] | None:
     """A rule permalink: ``ref`` is a full id (``fow-cr-8.01:105.3a``) or a bare rule number.
 
     A full id gives that rule (``place`` is where the permalink redirects). A bare number gives
-    every rule with that number, one per document and version (``choices``): which one a
-    judge meant is a result to show, not a guess to make.
+    every rule with that number, one per document and version (``choices``, current versions
+    first); when one current rulebook has it (older versions of that rulebook aside), the
+    permalink opens it: ``/rule/105.4`` is 8.01's 105.4, not 7.0's. Several current rulebooks
+    with the number are a choice to show, not a guess to make.
     """
     place = rule_place(kb, ref)
     if place is not None:
@@ -322,14 +327,19 @@ def rule(kb: KnowledgeBase, ref: str) -> dict[str, Any] | None:
         c["permalink"] = rule_url(c["id"])
         c["provenance_label"] = authority(c["provenance"])
         c["source"] = f"{c['file']}:{c['line_start']}"
-    return {"rule": None, "place": None, "number": ref, "choices": choices}
+        c["lines"] = lines_label(c["line_start"])
+    current = [c for c in choices if not c["superseded_by"]]
+    place = current[0]["url"] if len(current) == 1 else None
+    return {"rule": None, "place": place, "number": ref, "choices": choices}
 
 
 def search_target(kb: KnowledgeBase, q: str, game: str = "") -> dict[str, Any] | None:
-    """The one page a search names exactly, opened instead of a list of results: a rule by id,
-    a rule number (its current version; several rulebooks have it: the list of them), a card
-    by any of its names, a glossary term or a moment of a timing chart by any of theirs.
-    None when the text names no one thing."""
+    """The one page a search names exactly: a rule by id, a rule number (its current version;
+    several rulebooks have it: the list of them), a card by any of its names, a glossary term
+    (or a term a rulebook defines) or a moment of a timing chart by any of theirs. The HTML
+    page opens it instead of a list of results, but for a term: a judge searching a term wants
+    the rules, so they come first, with the term's card beside them. None when the text names
+    no one thing."""
     text = " ".join(q.split())
     if not text:
         return None
@@ -361,6 +371,10 @@ def search_target(kb: KnowledgeBase, q: str, game: str = "") -> dict[str, Any] |
                 if node and (not game or node["game"] == game):
                     url = tree_url(f"{node['game']}/{node['ruleset']}", node["id"])
                     return {"kind": "timing", "id": node["id"], "url": url}
+    key = " ".join(text.casefold().strip("[]").split())
+    for d in defined_terms(kb.conn):
+        if key in (d["en"].casefold(), d["written"].casefold()) and (not game or d["game"] == game):
+            return {"kind": "term", "id": d["term"], "url": term_url(d["term"], d["game"])}
     return None
 
 
@@ -380,6 +394,7 @@ def search(
     q = q.strip()
     limit = max(1, min(limit, SEARCH_MAX))
     versions = "all" if versions == "all" else "current"
+    target = search_target(kb, q, game) if q else None
     found = kb.search(q, game=game, lang=lang, limit=limit, versions=versions) if q else []
     places = {r["id"]: r["slug"] for r in kb.rows("rule_places", ids=[h["id"] for h in found])}
     hits: list[dict[str, Any]] = [
@@ -391,6 +406,7 @@ def search(
             "permalink": rule_url(h["id"]),
             "provenance_label": authority(h["provenance"]),
             "source": f"{h['file']}:{h['line_start']}",
+            "lines": lines_label(h["line_start"]),
             "document_url": document_url(h["document"]),
             "also_in": [{**a, "url": rule_url(a["id"])} for a in h["also_in"]],
         }
@@ -409,7 +425,8 @@ def search(
             {"typed": e["typed"], "as": e["as"], "kind": e["kind"], "id": e["id"]}
             for e in (expansions(kb.conn, q) if q else [])
         ],
-        "target": search_target(kb, q, game) if q else None,
+        "target": target,
+        "glossary": term_card(kb, target["id"]) if target and target["kind"] == "term" else None,
         "extras": extras,
         "notes": notes_of(extras),
         "all_versions_url": search_url_all(q, game, lang),

@@ -35,6 +35,12 @@ if TYPE_CHECKING:
 RULESET_NAMES = {"tcg": "TCG", "ocg": "OCG (Japan and Asia)", "*": "All formats"}
 
 
+def ruleset_name(tree: str | None) -> str:
+    """ "yugioh/tcg" -> "TCG": the format a timing tree is for, as a reader names it."""
+    ruleset = (tree or "").partition("/")[2]
+    return RULESET_NAMES.get(ruleset, ruleset.upper())
+
+
 def _tree(row: dict[str, Any]) -> dict[str, Any]:
     return {
         **row,
@@ -106,19 +112,33 @@ def _property(prop: dict[str, Any]) -> dict[str, Any]:
         "value": prop["value"],
         "display": prop["display"],
         "sources": [
-            {**by_rule[r], "url": rule_url(r), "label": _cite_label(by_rule[r])} for r in seen
+            {**by_rule[r], "url": rule_url(r), "label": _cite_label(by_rule[r])}
+            | {"label_lang": _cite_lang(by_rule[r])}
+            for r in seen
         ],
     }
 
 
 def _cite_label(source: dict[str, Any]) -> str:
-    """How a citing rule reads next to a property: its document and rule number when it has
-    one ("fow-cr-8.01 506.1"), else its document and language ("ygo-damage-step, vi")."""
-    place = anchor(source["rule"], source["document"])
-    numbered = place[:1].isdigit()
-    return (
-        f"{source['document']} {place}" if numbered else f"{source['document']}, {source['lang']}"
-    )
+    """How a citing rule reads next to a property until its citation is known (``_label``):
+    its number, or its place in its document."""
+    return anchor(source["rule"], source["document"])
+
+
+def _cite_lang(source: dict[str, Any]) -> str:
+    return "en" if anchor(source["rule"], source["document"])[:1].isdigit() else source["lang"]
+
+
+def _label(kb: KnowledgeBase, nodes: list[dict[str, Any]]) -> None:
+    """Each property's citing rules labelled as a reader knows them: the rule number, or the
+    section and paragraph (kb.web.urls.cite), never the rule's id."""
+    sources = [s for n, _ in _walk(nodes) for p in n["properties"] for s in p["sources"]]
+    cites = rule_sources(kb, (s["rule"] for s in sources))
+    for s in sources:
+        if s["rule"] in cites:
+            s["label"] = cites[s["rule"]]["label"]
+            s["label_lang"] = cites[s["rule"]]["label_lang"]
+            s["document_title"] = cites[s["rule"]]["document_title"]
 
 
 def _node(node: Mapping[str, Any], game: str, ruleset: str) -> dict[str, Any]:
@@ -178,6 +198,7 @@ def timing(kb: KnowledgeBase, game: str, ruleset: str) -> dict[str, Any] | None:
         return None
     roots = [r for r in kb.timing(g["id"], ruleset) if r["tree"] == tree["id"]]
     nodes = [_node(r, g["id"], ruleset) for r in roots]
+    _label(kb, nodes)
     moments = _moments(kb, nodes)
     extras = rule_extras(kb, [r["id"] for m in moments for r in m["rules"]])
     return {
