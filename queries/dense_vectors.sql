@@ -1,4 +1,4 @@
 -- title: Passage vectors
--- description: Every rule's embedding in one row: the model, the rules' seqs, their games, scales and int8 vectors end to end (kb/retrieve/dense.py).
+-- description: Every rule's embedding, in parts: the model, the rules' seqs, their games, scales and int8 vectors end to end (kb/retrieve/dense.py joins the parts).
 -- publish: no
-select model, dim, seqs, games, game_of, scales, matrix from vector_index limit 1
+select model, dim, seqs, games, game_of, scales, matrix from vector_index order by part

@@ -18,20 +18,22 @@ import weakref
 from typing import Any, cast
 
 from ..embed import Embedder, for_vectors, quantize
-from ..store.db import first
+from ..store.db import run
 
 
 class Vectors:
-    """A database's passage vectors (its ``vector_index`` row), read once per connection."""
+    """A database's passage vectors (its ``vector_index`` rows joined), read once per
+    connection."""
 
     __slots__ = ("model", "dim", "seqs", "games", "game_of", "scales", "matrix")
 
-    def __init__(self, row: dict[str, Any]) -> None:
-        self.model, self.dim, self.matrix = row["model"], row["dim"], row["matrix"]
-        self.seqs = array.array("i", row["seqs"]).tolist()
-        self.scales = array.array("f", row["scales"]).tolist()
-        self.games = json.loads(row["games"])
-        self.game_of = row["game_of"]
+    def __init__(self, parts: list[dict[str, Any]]) -> None:
+        self.model, self.dim = parts[0]["model"], parts[0]["dim"]
+        self.games = json.loads(parts[0]["games"])
+        self.matrix = b"".join(p["matrix"] for p in parts)
+        self.game_of = b"".join(p["game_of"] for p in parts)
+        self.seqs = array.array("i", b"".join(p["seqs"] for p in parts)).tolist()
+        self.scales = array.array("f", b"".join(p["scales"] for p in parts)).tolist()
 
 
 _VECTORS: weakref.WeakKeyDictionary[sqlite3.Connection, Vectors | None] = (
@@ -47,10 +49,10 @@ def vectors(conn: sqlite3.Connection) -> Vectors | None:
     except (KeyError, TypeError):
         pass
     try:
-        row = first(conn, "dense_vectors")
+        parts = run(conn, "dense_vectors")
     except sqlite3.OperationalError:  # a database older than vectors
-        row = None
-    found = Vectors(row) if row is not None and row["dim"] else None
+        parts = []
+    found = Vectors(parts) if parts and parts[0]["dim"] else None
     with contextlib.suppress(TypeError):  # a plain connection takes no weak reference
         _VECTORS[conn] = found
     return found

@@ -53,7 +53,7 @@ from .shapes import (
     table,
 )
 
-SCHEMA_VERSION = "8"
+SCHEMA_VERSION = "9"
 
 
 def _first(ids: tuple[str, ...]) -> str | None:
@@ -324,11 +324,14 @@ TABLES: dict[str, Table] = {
     "vectors": table(
         {"seq": int, "game": str, "hash": str, "scale": float, "vector": bytes}, "seq"
     ),
-    # The same vectors as one matrix, read by a question in one fetch (kb/retrieve/dense.py):
-    # ``seqs`` int32 and ``scales`` float32 arrays, ``game_of`` one byte per vector indexing
-    # the JSON list ``games``, ``matrix`` the int8 vectors end to end.
+    # The same vectors as a matrix in parts of at most PART_VECTORS rows (kb/store/vectors.py),
+    # read by a question in one query (kb/retrieve/dense.py): ``seqs`` int32 and ``scales``
+    # float32 arrays, ``game_of`` one byte per vector indexing the JSON list ``games``,
+    # ``matrix`` the int8 vectors end to end. Parts, because the website's connections refuse
+    # a blob over a megabyte (kb/data/limits.toml max_length).
     "vector_index": table(
         {
+            "part": int,
             "model": str,
             "dim": int,
             "seqs": bytes,
@@ -337,7 +340,7 @@ TABLES: dict[str, Table] = {
             "scales": bytes,
             "matrix": bytes,
         },
-        "model",
+        "part",
     ),
     # An infraction of penalty guidelines, read from the numbered rule that states it
     # (ingest/extract/infractions.py); a translated one names the infraction it renders.

@@ -149,22 +149,30 @@ def write_vectors(
     return counts
 
 
+# Vectors per row of vector_index: 2,048 x 384 bytes stays under the megabyte a website
+# connection allows one blob (kb/data/limits.toml max_length).
+PART_VECTORS = 2048
+
+
 def _write_index(
     conn: sqlite3.Connection, model: str, rows: list[tuple[int, str, str, float, bytes]]
 ) -> None:
-    """Every vector in one row (``vector_index``): a question reads the whole matrix with one
-    fetch instead of a row per passage."""
+    """Every vector in a few rows (``vector_index``): a question reads the whole matrix with
+    one query instead of a row per passage."""
     games = sorted({game for _, game, *_ in rows})
-    conn.execute(
-        "INSERT INTO vector_index (model, dim, seqs, games, game_of, scales, matrix) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (
-            model,
-            len(rows[0][4]) if rows else 0,
-            array.array("i", (r[0] for r in rows)).tobytes(),
-            json.dumps(games),
-            array.array("B", (games.index(r[1]) for r in rows)).tobytes(),
-            array.array("f", (r[3] for r in rows)).tobytes(),
-            b"".join(r[4] for r in rows),
-        ),
-    )
+    for part, at in enumerate(range(0, len(rows), PART_VECTORS)):
+        chunk = rows[at : at + PART_VECTORS]
+        conn.execute(
+            "INSERT INTO vector_index (part, model, dim, seqs, games, game_of, scales, matrix) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                part,
+                model,
+                len(chunk[0][4]),
+                array.array("i", (r[0] for r in chunk)).tobytes(),
+                json.dumps(games),
+                array.array("B", (games.index(r[1]) for r in chunk)).tobytes(),
+                array.array("f", (r[3] for r in chunk)).tobytes(),
+                b"".join(r[4] for r in chunk),
+            ),
+        )
