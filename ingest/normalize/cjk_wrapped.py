@@ -48,7 +48,8 @@ def _wrapped(text: str, full: float, below: str, above: str) -> bool:
     line before, each "" when a blank line comes between: a line of a narrow box is as wide as
     the box's line below it, or above it when a picture's gap follows."""
     end = text.rstrip()
-    if not end or end[-1] in _STOPS or _COLUMNS.search(end.strip()):
+    body = _NEW_LINE.sub("", end.strip(), count=1).strip()  # a bullet's gap is no cell's
+    if not end or end[-1] in _STOPS or _COLUMNS.search(body):
         return False  # a sentence's end, or a table's row (its cells apart by wide gaps)
     width = text_width(end)
     if width >= MARGIN_SHARE * full:
