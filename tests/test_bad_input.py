@@ -448,3 +448,19 @@ def test_strict_build_fails_on_a_warning_and_keeps_the_database(
     assert sha(previous_db) == before
     plain = kb("build", "--corpus", str(corpus_copy), "--db", str(previous_db), "-q")
     assert plain.returncode == 0 and "1 warnings" in plain.stdout
+
+
+def test_a_manifest_too_big_to_be_one_is_refused_before_it_is_parsed(
+    corpus_copy: Path, tmp_path: Path
+) -> None:
+    """A manifest grows about a kilobyte per document (the 1,400 documents of the 100x bench
+    corpus: 1.35 MB, accepted); a file of 16 MB is no manifest and is refused unread."""
+    from ingest.manifest import MAX_MANIFEST_BYTES
+
+    with (corpus_copy / "sources.toml").open("a", encoding="utf-8") as f:
+        f.write("#" + "x" * MAX_MANIFEST_BYTES + "\n")
+    db = tmp_path / "kb.sqlite"
+    result = kb("build", "--corpus", str(corpus_copy), "--db", str(db), "--quiet")
+    assert result.returncode == 1
+    assert result.stderr.startswith("Error: sources.toml: is ")
+    assert f"the limit is {MAX_MANIFEST_BYTES:,}" in result.stderr and not db.exists()
