@@ -14,18 +14,20 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Callable
 from functools import cache
 
 from ingest.text import CJK_RUN, cjk_bigrams, fold, stem
 
 from ...lexicon.words import query_data, stopwords
+from ...lookups.timing import node_path
 from ...store import datafiles
-from ...store.db import run
+from ...store.db import first, run
 from ...store.vocabulary import load_vocabulary
 from ..question import Understood
-from . import named, statement
+from . import named, statement, words
 from .asked import Asked, lexicon
-from .common import Verdict
+from .common import Verdict, threshold
 from .words import required_spans
 
 Span = tuple[int, int]
@@ -36,19 +38,38 @@ def unaccounted(
 ) -> list[str]:
     """The question's words that the parse did not read and the verdict's clauses do not say,
     adjacent ones as one phrase ("second chain"); none when all are accounted for."""
-    read = read_spans(conn, u, asked)
+    held = said(conn, verdict)
+    placed = _placed(conn, verdict, held)
+    read = read_spans(conn, u, asked, placed)
     folded = fold(u.corrected or u.text)
-    read += [m.span() for c in _class_cues(verdict.kind, u) for m in _whole(c).finditer(folded)]
+    cues = [*_class_cues(verdict.kind, u), *_implied()]
+    read += [m.span() for c in cues for m in _whole(c).finditer(folded)]
     if asked.chain and any(lexicon().chain(b.get("quote") or "") for b in verdict.because):
         read += _chain_spans(u)  # the clause says which Chain: the resolver weighed it
-    held = said(conn, verdict)
-    missing = [
-        (start, end)
+    required = [
+        (start, end, options)
         for start, end, options in required_spans(conn, u, read)
         if not any(s < end and start < e for s, e in read)  # a game name read as the game
-        and not named.holds(held, {_as_held(a) for a in options})
     ]
-    return _phrases(u.corrected or u.text, sorted(missing))
+    missing = [r for r in required if not named.holds(held, {_as_held(a) for a in r[2]})]
+    if len(missing) == 1 and _slack(len(required), missing[0][2]):
+        return []
+    return _phrases(u.corrected or u.text, sorted((s, e) for s, e, _ in missing))
+
+
+def _slack(required: int, options: set[str]) -> bool:
+    """One plain word of a long question may go unsaid ("how many Chains can be built"),
+    never a name (a term, a moment) nor a word narrowing one; how long is tuned on the
+    development sets (bench/tune_verdicts.py: account_slack_from)."""
+    plain_word = bool(words.plain([options])) and not isinstance(options, words.Narrowing)
+    return plain_word and required >= threshold("account_slack_from")
+
+
+@cache
+def _implied() -> tuple[str, ...]:
+    """What any rule supposes, said or not ("player", "game": kb/data/query.toml
+    [conditions] implied)."""
+    return tuple(fold(w) for w in query_data()["conditions"]["implied"])
 
 
 def _class_cues(basis: str, u: Understood) -> list[str]:
@@ -64,15 +85,44 @@ def _class_cues(basis: str, u: Understood) -> list[str]:
     return []
 
 
-def read_spans(conn: sqlite3.Connection, u: Understood, asked: Asked) -> list[Span]:
+def _placed(conn: sqlite3.Connection, verdict: Verdict, held: set[str]) -> Callable[[str], bool]:
+    """Whether the verdict's rules stand at a moment the question names: a quoted rule of the
+    moment or of a moment within it, or a clause (or its heading) naming it; any moment when no
+    quoted rule belongs to one. "Flipped face-up at the start of the Damage Step" is not
+    answered by the rule of "before damage calculation"."""
+    rules = list(dict.fromkeys(b["rule"] for b in verdict.because if b.get("rule")))
+    nodes = [n for p in run(conn, "passages", ids=rules) for n in (p["nodes"] or "").split()]
+    within = " › ".join(node_path(conn, n) for n in nodes)
+    names: dict[str, list[str]] = {}
+    for row in load_vocabulary(conn).timing:
+        names.setdefault(row["node"], []).append(row["text"])
+
+    def placed(node: str) -> bool:
+        row = first(conn, "timing_node", id=node)
+        return (
+            not nodes
+            or (row is not None and row["en"] in within)
+            or named.holds(held, named.alternatives(names.get(node, [])))
+        )
+
+    return placed
+
+
+def read_spans(
+    conn: sqlite3.Connection,
+    u: Understood,
+    asked: Asked,
+    placed: Callable[[str], bool] = lambda node: True,
+) -> list[Span]:
     """Where the parse read the question: its cards, moments (with the words placing them:
     "during", and a qualifier the moment's name carries: "before" of "before damage
-    calculation"), card classes, the action it asks about, the game it names. A resolver
-    matches these by what they are, not by their words."""
+    calculation") the verdict's rules are ``placed`` at, card classes, the action it asks
+    about, the game it names. A resolver matches these by what they are, not by their
+    words."""
     spans = [(c["start"], c["end"]) for c in [*u.cards, *asked.classes] if "start" in c]
     folded = fold(u.corrected or u.text)
     for t in u.timing:
-        if "start" in t:
+        if "start" in t and placed(t["node"]):
             spans += [(t["start"], t["end"]), *_placing(conn, folded, t)]
     for action, cues in lexicon().actions_:
         if action == asked.action:
