@@ -444,13 +444,19 @@ def test_a_game_named_by_a_word_of_its_rules(conn: sqlite3.Connection) -> None:
 
 def test_which_first_from_the_steps_of_a_procedure(conn: sqlite3.Connection) -> None:
     """Two cards named in a "First, ..." and a "Next, ..." rule of one section: the first
-    step's card comes first, both rules cited; cards of no such pair get no order."""
+    step's card comes first, both rules cited; cards of no such pair get no order; words the
+    rules do not say ("ATK change") leave no verdict (kb/ask/verdicts/account.py)."""
     answer = ask(
-        conn, "TCG start of damage step: Steamroid's ATK change or Neo-Spacian Grand Mole's "
-        "trigger, which comes first"
+        conn, "TCG start of damage step: Steamroid or Neo-Spacian Grand Mole's trigger, which "
+        "comes first"
     )["answer"]  # fmt: skip
     assert answer["verdict"] == "Steamroid first"
     assert [b["quote"].split(",")[0] for b in answer["because"]] == ["First", "Next"]
+    unsaid = ask(
+        conn, "TCG start of damage step: Steamroid's ATK change or Neo-Spacian Grand Mole's "
+        "trigger, which comes first"
+    )  # fmt: skip
+    assert unsaid["answer"] is None and "“ATK change”" in unsaid["not_covered"]
     other = ask(conn, "Honest or Shrink, which comes first")["answer"]
     assert other is None or other.get("verdict") != "Honest first"
 
@@ -476,8 +482,8 @@ def test_permission_verdicts_read_the_question_as_asked(conn: sqlite3.Connection
     "does it activate" question is not what a moment's permissions decide; a card's one
     moment is named whole, with the condition its rule allows it under."""
     later = ask(
-        conn, "Yu-Gi-Oh! TCG Battle Step: the first Chain after the attack declaration has "
-        "already resolved. Can I now activate Magic Cylinder in a second Chain?"
+        conn, "Yu-Gi-Oh! TCG Battle Step: the first Chain has resolved. Can I now activate "
+        "Magic Cylinder in a second Chain?"
     )["answer"]  # fmt: skip
     assert later["verdict"] == "no" and "first Chain" in later["ruling"]
     situation = ask(
@@ -638,7 +644,10 @@ def test_a_class_allowed_as_an_example_depends_on_its_condition(conn: sqlite3.Co
     activated to negate Injection Fairy Lily's effect may be."""
     chained = ask(conn, "can i chain a counter trap to kuriboh during damage calc")["answer"]
     assert chained["verdict"] == "depends" and "negates" in chained["ruling"]
-    negating = "can a counter trap be used during damage calculation to negate Lily's effect"
+    negating = (
+        "can a counter trap be used during damage calculation to negate Injection Fairy Lily's "
+        "effect"
+    )
     assert ask(conn, negating)["answer"]["verdict"] == "yes"
 
 
@@ -649,10 +658,7 @@ def test_who_first_from_the_party_the_rule_names(conn: sqlite3.Connection) -> No
     under a condition answers nothing."""
     from kb.ask.verdicts.asked import kind
 
-    question = (
-        "FoW: when both players want to change cards in their opening hand, "
-        "who has to choose first?"
-    )
+    question = "FoW: when both players want to change cards, who has to choose first?"
     assert kind(question) == "which_first"
     answer = ask(conn, question)["answer"]
     assert answer["verdict"] == "the first player"

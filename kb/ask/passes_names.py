@@ -47,6 +47,7 @@ def read_text(ctx: Context) -> None:
         ctx.typed = pattern.sub(lambda m: written[m.group().lower()], ctx.typed)
     ctx.text, ctx.result.corrections = correct(ctx.conn, ctx.typed, ctx.vocab)
     ctx.result.text = ctx.typed
+    ctx.result.corrected = ctx.text
     ctx.folded = fold(ctx.text)
     ctx.tokens = tokens(ctx.text)
 

@@ -29,6 +29,9 @@ class Understood:
         self.game_hint: str | None = None  # the game only the question's words belong to
         self.quantity = False  # "how many", "tối đa": the answer is a number
         self.corrections: dict[str, str] = {}  # misspelt word -> index word
+        # The question with its misspellings corrected: where the spans of cards, moments
+        # and terms ("start", "end") stand.
+        self.corrected = ""
         self.unresolved = False  # a moment's qualifier names no moment the knowledge base has
         # The moments a qualified moment was named by ("damage calc" of "after damage calc"):
         # passages about them are near what is asked, never what a verdict rests on.

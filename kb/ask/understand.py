@@ -29,7 +29,7 @@ Pass = Callable[[Context], None]
 
 # (name, pass, the fields of Understood it writes): the order is the algorithm.
 PASSES: list[tuple[str, Pass, tuple[str, ...]]] = [
-    ("read_text", names.read_text, ("text", "corrections")),
+    ("read_text", names.read_text, ("text", "corrections", "corrected")),
     ("language", names.language, ("lang",)),
     ("game_named", names.game_named, ("game",)),
     ("game_of_ruleset", names.game_of_ruleset, ("game",)),

@@ -53,6 +53,9 @@ def not_covered(u: Understood, asked: Asked) -> str:
             f"{c['rule']} (“{c['quote'][:120]}”)" for group in asked.conflicts for c in group
         )
         return f"No verdict: the rules conflict here: {sides}."
+    if asked.unaccounted:
+        words = ", ".join(f"“{w}”" for w in asked.unaccounted)
+        return f"No verdict: the rules quoted do not speak of {words}."
     if asked.kind == "yesno" and asks_twice(u.text):
         return "No verdict: this asks two yes/no questions at once; ask them one at a time."
     named = [c["name"] for c in u.cards] + [t["text"] for t in u.timing if "start" in t]

@@ -18,6 +18,7 @@ from importlib import import_module
 from typing import Any
 
 from ..question import Understood
+from .account import unaccounted
 from .asked import Asked, asks_twice
 from .common import Verdict
 
@@ -71,8 +72,13 @@ def decide(
         return asked, None  # one yes or no cannot answer two questions
     for name in resolvers:
         verdict = _resolver(name)(conn, u, asked)
-        if verdict is not None:
+        if verdict is None:
+            continue
+        # A word of the question neither read nor quoted: the verdict never weighed it.
+        missing = unaccounted(conn, u, asked, verdict)
+        if not missing:
             return asked, verdict
+        asked.unaccounted = asked.unaccounted or missing
     return asked, None
 
 

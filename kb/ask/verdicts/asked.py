@@ -199,7 +199,7 @@ def classes_named(conn: sqlite3.Connection, u: Understood) -> list[dict[str, Any
             if all(end <= s or start >= e for s, e in taken):
                 taken.append((start, end))
                 if row["class"] not in {f["class"] for f in found}:
-                    found.append({**row, "start": start})
+                    found.append({**row, "start": start, "end": end})
     return sorted(found, key=lambda f: f["start"])
 
 
@@ -291,6 +291,8 @@ class Asked:
         # with both sources instead of a verdict.
         self.conflicts: list[list[dict[str, Any]]] = []
         self.passages: list[dict[str, Any]] = []  # the ranked passages (kb.ask.rank rows)
+        # The question's words a verdict found neither read nor quoted (verdicts.account).
+        self.unaccounted: list[str] = []
 
     # The rest is read when a resolver asks: a question asking for no verdict needs none of it.
     @cached_property

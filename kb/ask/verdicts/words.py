@@ -65,7 +65,12 @@ def _bound_words() -> frozenset[str]:
     return frozenset(w for words_ in bounds for phrase in words_ for w in fold(phrase).split())
 
 
-_CLITIC = re.compile(r"n['’]t\b|['’](?:s|t|d|ll|re|ve|m)\b")
+# A word a sentence must hold: where the question says it, and the stems of its ways of
+# writing it (named.alternatives).
+Required = tuple[int, int, set[str]]
+
+# "can't" keeps its "can" (a cue word), "don't" is "do" and "n't"
+_CLITIC = re.compile(r"(?<!ca)n['’]t\b|['’](?:s|t|d|ll|re|ve|m)\b")
 
 
 def _term_forms(conn: sqlite3.Connection) -> dict[str, list[str]]:
@@ -79,7 +84,7 @@ def _term_forms(conn: sqlite3.Connection) -> dict[str, list[str]]:
 
 def _game_mentions(
     conn: sqlite3.Connection, folded: str, forms: dict[str, list[str]]
-) -> tuple[list[tuple[int, int]], list[set[str]]]:
+) -> tuple[list[tuple[int, int]], list[Required]]:
     """Where the question names a game ("Force of Will"): the game, not words of it; and the
     game names that stand for a word of the game's rules, each as that term's ways of
     writing it. A game named by a word of its own rules ("vanguard") is the game only where
@@ -100,7 +105,7 @@ def _game_mentions(
             continue
         texts = [text for term in ids for text in forms.get(term, [])]
         if texts:
-            as_words.append(alternatives([m.group(), *texts]))
+            as_words.append((m.start(), m.end(), alternatives([m.group(), *texts])))
     return spans, as_words
 
 
@@ -120,12 +125,12 @@ def _blanked(
     u: Understood,
     apart: list[tuple[int, int]],
     forms: dict[str, list[str]],
-) -> tuple[str, list[set[str]]]:
+) -> tuple[str, list[Required]]:
     """The folded question with the spans ``apart`` and the games it names blanked, and the
     game names that stand for a word of the rules (_game_mentions). Positions stay those of
     the question: a possessive or a contraction ("opponent's", "can't") is blanked, not
     removed."""
-    folded = list(_CLITIC.sub(lambda m: " " * len(m.group()), fold(u.text)))
+    folded = list(_CLITIC.sub(lambda m: " " * len(m.group()), fold(u.corrected or u.text)))
     games, as_words = _game_mentions(conn, "".join(folded), forms)
     for start, end in [*apart, *games]:
         folded[start:end] = [" "] * (end - start)
@@ -180,10 +185,19 @@ def required_words(
     glossary term as any of its renderings (004's machine-translated "round" for turn), an
     everyday phrase as any of the forms it expands to ("rearrange": "change the order"), any
     other content word as itself. What lies in the spans ``apart`` is left out."""
+    return [alternatives_ for _, _, alternatives_ in required_spans(conn, u, apart)]
+
+
+def required_spans(
+    conn: sqlite3.Connection, u: Understood, apart: list[tuple[int, int]]
+) -> list[Required]:
+    """required_words with where each stands in the question (a game name standing for a
+    term, _game_mentions, where it is named): a verdict can say which words it did not
+    read."""
     forms = _term_forms(conn)
     folded, as_words = _blanked(conn, u, apart, forms)
     skip = skipped(conn)
-    spans: list[tuple[int, int, set[str]]] = []
+    spans: list[Required] = []
     for t in u.terms:
         if "start" in t and folded[t["start"] : t["end"]].strip():
             texts = [folded[t["start"] : t["end"]], t["term"], *forms.get(t["term"], [])]
@@ -193,7 +207,9 @@ def required_words(
     for row in load_vocabulary(conn).timing:
         names.setdefault(row["node"], []).append(row["text"])
     for t in u.timing:
-        if "start" in t and not any(s <= t["start"] < e for s, e, _ in spans):
+        if "start" not in t or not folded[t["start"] : t["end"]].strip():
+            continue  # a moment in the spans ``apart``: read elsewhere
+        if not any(s <= t["start"] < e for s, e, _ in spans):
             texts = [folded[t["start"] : t["end"]], *names.get(t["node"], [])]
             spans.append((t["start"], t["end"], alternatives(texts)))
     for key, expanded in u.expansions.items():
@@ -207,17 +223,16 @@ def required_words(
             continue  # "2005年": a number's unit, read with the number
         if at >= 0 and not any(s <= at < e for s, e, _ in spans):
             spans.append((at, at + len(key), alternatives([key, *expanded])))
-    out = [alternatives for _, _, alternatives in spans if alternatives]
-    out += [a for a in as_words if a not in out]
+    out = [span for span in spans if span[2]]
+    for span in as_words:
+        if all(span[2] != other[2] for other in out):
+            out.append(span)
     tokens = _script_words(folded)
     narrowing = _narrowing_at(u, tokens, skip)
-    for start, word in tokens:
+    for start, word in _unread_pieces(folded, tokens, spans):
         word = u.corrections.get(word, word)
-        if CJK_RUN.fullmatch(word):
-            # Chinese runs on without spaces: only what no cue or function word reads
-            word = "".join(unread_chinese(word).split())
-            if not word or (len(word) == 1 and folded[start - 1 : start].isdigit()):
-                continue  # "2005年": a number's unit, read with the number
+        if CJK_RUN.fullmatch(word) and len(word) == 1 and folded[start - 1 : start].isdigit():
+            continue  # "2005年": a number's unit, read with the number
         if any(s <= start < e for s, e, _ in spans):
             continue
         if word in skip or re.fullmatch(r"[\d.,]+", word) or lexicon().modality(word):
@@ -227,7 +242,25 @@ def required_words(
         if is_everyday_verb(word) and not lexicon().actions(word):
             continue  # "want", "bring": what is asked of the subject, which rules word otherwise
         same = set(synonyms().get(stem(word), {stem(word)}))
-        out.append(Narrowing(same) if start in narrowing else same)
+        out.append((start, start + len(word), Narrowing(same) if start in narrowing else same))
+    return out
+
+
+def _unread_pieces(
+    folded: str, tokens: list[tuple[int, str]], spans: list[Required]
+) -> list[tuple[int, str]]:
+    """The tokens, a Chinese run cut to the pieces of it no name, cue or function word reads
+    (Chinese runs on without spaces: "里大岚是限制卡吗" holds a card, a term and cue words)."""
+    out = []
+    for start, word in tokens:
+        if not CJK_RUN.fullmatch(word):
+            out.append((start, word))
+            continue
+        chars = list(unread_chinese(word))
+        for i in range(len(chars)):
+            if any(s <= start + i < e for s, e, _ in spans):
+                chars[i] = " "
+        out += [(start + m.start(), m.group()) for m in CJK_RUN.finditer("".join(chars))]
     return out
 
 

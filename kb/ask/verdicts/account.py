@@ -1,0 +1,217 @@
+"""Every content word of a question accounted for before a verdict stands: read by the parse
+(a card, a moment with the words that place it, a card class, the action asked about, the
+Chain when the clause names one too; rulesets, game names, numbers and the cues of what is
+asked are no content words, words.skipped) or said, in one of its ways of writing, by the
+clauses the verdict quotes or what they are said under (their rule's title and section). A word
+neither read nor quoted is one the verdict never weighed ("a second Chain in the Battle Step":
+a rule allowing the Battle Step says nothing of a second Chain), so there is no verdict, and
+the answer names the words.
+
+On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Callable
+from functools import cache
+
+from ingest.text import CJK_RUN, cjk_bigrams, fold, stem
+
+from ...lexicon.words import query_data, stopwords
+from ...lookups.timing import node_path
+from ...store import datafiles
+from ...store.db import first, run
+from ...store.vocabulary import load_vocabulary
+from ..question import Understood
+from . import named, statement, words
+from .asked import Asked, lexicon
+from .common import Verdict, threshold
+from .words import required_spans
+
+Span = tuple[int, int]
+
+
+def unaccounted(
+    conn: sqlite3.Connection, u: Understood, asked: Asked, verdict: Verdict
+) -> list[str]:
+    """The question's words that the parse did not read and the verdict's clauses do not say,
+    adjacent ones as one phrase ("second chain"); none when all are accounted for."""
+    held = said(conn, verdict)
+    placed = _placed(conn, verdict, held)
+    read = read_spans(conn, u, asked, placed)
+    folded = fold(u.corrected or u.text)
+    cues = [*_class_cues(verdict.kind, u), *_implied()]
+    read += [m.span() for c in cues for m in _whole(c).finditer(folded)]
+    if asked.chain and any(lexicon().chain(b.get("quote") or "") for b in verdict.because):
+        read += _chain_spans(u)  # the clause says which Chain: the resolver weighed it
+    required = [
+        (start, end, options)
+        for start, end, options in required_spans(conn, u, read)
+        if not any(s < end and start < e for s, e in read)  # a game name read as the game
+    ]
+    missing = [r for r in required if not named.holds(held, {_as_held(a) for a in r[2]})]
+    if len(missing) == 1 and _slack(len(required), missing[0][2]):
+        return []
+    return _phrases(u.corrected or u.text, sorted((s, e) for s, e, _ in missing))
+
+
+def _slack(required: int, options: set[str]) -> bool:
+    """One plain word of a long question may go unsaid ("how many Chains can be built"),
+    never a name (a term, a moment) nor a word narrowing one; how long is tuned on the
+    development sets (bench/tune_verdicts.py: account_slack_from)."""
+    plain_word = bool(words.plain([options])) and not isinstance(options, words.Narrowing)
+    return plain_word and required >= threshold("account_slack_from")
+
+
+@cache
+def _implied() -> tuple[str, ...]:
+    """What any rule supposes, said or not ("player", "game": kb/data/query.toml
+    [conditions] implied)."""
+    return tuple(fold(w) for w in query_data()["conditions"]["implied"])
+
+
+def _class_cues(basis: str, u: Understood) -> list[str]:
+    """The words of what a verdict of this basis is read for, which its resolver reads:
+    "limited", "ban list" of a restriction list's verdict; "original" and the field asked
+    ("ATK") of a card's printed data (kb/data/query.toml [restriction], [printed], [facts])."""
+    data = query_data()
+    if basis == "restriction":
+        return [fold(c) for c in data["restriction"]["cues"]]
+    if basis == "card":
+        fields = [w for f in u.facts for w in data["facts"].get(f, [])]
+        return [fold(w) for w in [*data["printed"]["words"], *fields]]
+    return []
+
+
+def _placed(conn: sqlite3.Connection, verdict: Verdict, held: set[str]) -> Callable[[str], bool]:
+    """Whether the verdict's rules stand at a moment the question names: a quoted rule of the
+    moment or of a moment within it, or a clause (or its heading) naming it; any moment when no
+    quoted rule belongs to one. "Flipped face-up at the start of the Damage Step" is not
+    answered by the rule of "before damage calculation"."""
+    rules = list(dict.fromkeys(b["rule"] for b in verdict.because if b.get("rule")))
+    nodes = [n for p in run(conn, "passages", ids=rules) for n in (p["nodes"] or "").split()]
+    within = " › ".join(node_path(conn, n) for n in nodes)
+    names: dict[str, list[str]] = {}
+    for row in load_vocabulary(conn).timing:
+        names.setdefault(row["node"], []).append(row["text"])
+
+    def placed(node: str) -> bool:
+        row = first(conn, "timing_node", id=node)
+        return (
+            not nodes
+            or (row is not None and row["en"] in within)
+            or named.holds(held, named.alternatives(names.get(node, [])))
+        )
+
+    return placed
+
+
+def read_spans(
+    conn: sqlite3.Connection,
+    u: Understood,
+    asked: Asked,
+    placed: Callable[[str], bool] = lambda node: True,
+) -> list[Span]:
+    """Where the parse read the question: its cards, moments (with the words placing them:
+    "during", and a qualifier the moment's name carries: "before" of "before damage
+    calculation") the verdict's rules are ``placed`` at, card classes, the action it asks
+    about, the game it names. A resolver matches these by what they are, not by their
+    words."""
+    spans = [(c["start"], c["end"]) for c in [*u.cards, *asked.classes] if "start" in c]
+    folded = fold(u.corrected or u.text)
+    for t in u.timing:
+        if "start" in t and placed(t["node"]):
+            spans += [(t["start"], t["end"]), *_placing(conn, folded, t)]
+    for action, cues in lexicon().actions_:
+        if action == asked.action:
+            spans += [(m.start(), m.end()) for m in cues.finditer(u.corrected or u.text)]
+    if u.game:
+        aliases = load_vocabulary(conn).games.get(u.game, [])
+        spans += [m.span() for a in aliases for m in _whole(fold(a)).finditer(folded)]
+    return spans
+
+
+def _chain_spans(u: Understood) -> list[Span]:
+    return [(m.start(), m.end()) for _, c in lexicon().chains for m in c.finditer(u.corrected)]
+
+
+def _placing(conn: sqlite3.Connection, folded: str, moment: dict[str, object]) -> list[Span]:
+    """The words right before or after a moment that place something at it ("during the",
+    "vào lúc", ingest/data/statements.toml [times]; kb/data/query.toml [qualifiers]): read
+    with the moment, but a qualifier its name lacks ("at the start of" the Battle Step), left
+    for the clause to say."""
+    start, end = int(str(moment["start"])), int(str(moment["end"]))
+    names = " ".join(r["key"] for r in load_vocabulary(conn).timing if r["node"] == moment["node"])
+    before = folded[:start].rstrip()
+    while (last := re.search(r"\w+$", before)) and last.group() in stopwords():
+        before = before[: last.start()].rstrip()  # "before the Damage Step"
+    after = folded[end:]
+    out = []
+    for cue in _placing_cues():
+        if any(_whole(q).search(cue) and not _whole(q).search(names) for q in _qualifiers()):
+            continue
+        if _whole(cue).search(before[-len(cue) - 1 :]) and before.endswith(cue):
+            out.append((len(before) - len(cue), start))
+        if _whole(cue).match(after.lstrip()):
+            out.append((end, end + len(after) - len(after.lstrip()) + len(cue)))
+    return out
+
+
+@cache
+def _qualifiers() -> tuple[str, ...]:
+    return tuple({fold(c) for cues in query_data()["qualifiers"].values() for c in cues})
+
+
+@cache
+def _placing_cues() -> tuple[str, ...]:
+    times = [w for ws in datafiles.load("statements")["times"].values() for w in ws]
+    return tuple({fold(w) for w in times if isinstance(w, str)} | set(_qualifiers()))
+
+
+@cache
+def _whole(cue: str) -> re.Pattern[str]:
+    """The cue as whole words (a Chinese cue anywhere)."""
+    escaped = re.escape(cue)
+    return re.compile(escaped if CJK_RUN.search(cue) else rf"(?<!\w){escaped}(?!\w)")
+
+
+def said(conn: sqlite3.Connection, verdict: Verdict) -> set[str]:
+    """The stems the verdict's quoted clauses hold, with their English glosses and what their
+    rules are said under (title, section, document, moments: statement.context), and the
+    character bigrams (and characters) of their Chinese."""
+    texts = [b.get("quote") or "" for b in verdict.because]
+    texts += [(b.get("quote_gloss") or {}).get("text", "") for b in verdict.because]
+    rules = [b["rule"] for b in verdict.because if b.get("rule")]
+    for passage in run(conn, "passages", ids=list(dict.fromkeys(rules))) if rules else []:
+        texts += statement.context(conn, passage)
+    out = set()
+    for text in texts:
+        # the index's words ("dm", "5") and the question's ("dm5": words._script_words)
+        out |= named.stems(text) | {stem(w) for w in re.findall(r"\w+", fold(text))}
+        for chars in CJK_RUN.findall(fold(text)):
+            out |= {*cjk_bigrams(chars), *chars}
+    return out
+
+
+def _as_held(alternative: str) -> str:
+    """A way of writing as said() holds it: a Chinese word as its bigrams (a word of one
+    character as itself), as the index reads Chinese."""
+    parts = []
+    for part in alternative.split("|"):
+        parts += cjk_bigrams(part) if CJK_RUN.fullmatch(part) and len(part) > 1 else [part]
+    return "|".join(sorted(set(parts)))
+
+
+def _phrases(text: str, spans: list[Span]) -> list[str]:
+    """The spans' words as written (folded where folding changed the text's length), spans
+    with nothing but spaces or hyphens between them joined."""
+    shown = text if len(fold(text)) == len(text) else fold(text)
+    merged: list[list[int]] = []
+    for start, end in spans:
+        if merged and not shown[merged[-1][1] : start].strip(" -"):
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    return list(dict.fromkeys(shown[s:e].strip() for s, e in merged))

@@ -1,0 +1,67 @@
+"""Issue 22, item 2: a verdict stands only when every content word of the question is read by
+the parse (a card, a moment and the words placing it, the action, the Chain) or said by the
+clauses the verdict quotes; otherwise there is no verdict, and the answer names the words it
+did not understand. English, Vietnamese and Chinese (read by character bigrams)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from kb.ask import ask
+from kb.ask.understand import understand
+from kb.ask.verdicts import decide
+from kb.ask.verdicts.account import unaccounted
+from kb.store.vocabulary import load_vocabulary
+
+UNSAID = "No verdict: the rules quoted do not speak of"
+
+
+def test_a_word_the_quoted_rule_never_says_takes_the_verdict_away(conn: sqlite3.Connection) -> None:
+    """The verdict on activating Shrink during damage calculation says nothing of a second
+    Chain: asked of a second Chain, it no longer decides, and the words are named."""
+    plain = "can Shrink be activated during damage calculation"
+    u = understand(conn, plain, load_vocabulary(conn))
+    asked, verdict = decide(conn, u)
+    assert verdict is not None and verdict.verdict == "no"
+    assert unaccounted(conn, u, asked, verdict) == []
+    longer = f"{plain} in a second Chain"
+    u2 = understand(conn, longer, load_vocabulary(conn))
+    asked2, _ = decide(conn, u2)
+    assert unaccounted(conn, u2, asked2, verdict) == ["second Chain"]
+
+
+def test_no_verdict_names_the_words_not_understood(conn: sqlite3.Connection) -> None:
+    """The rule on Shrink during damage calculation says nothing of the opponent ("đối thủ")
+    activating it; a worked example of Goyo Guardian, nothing of "does it go off"."""
+    vi = ask(conn, 'Vào lúc tính toán thiệt hại, đối thủ có thể kích hoạt "Shrink" không? (TCG)')
+    assert vi["answer"] is None
+    assert vi["not_covered"] == f"{UNSAID} “đối thủ”."
+    en = ask(
+        conn,
+        "goyo guardian attacks injection fairy lily, i chain divine wrath to lily's effect in "
+        "damage calc and destroy her - does goyo's effect go off?",
+    )
+    assert en["answer"] is None and "“attacks”" in en["not_covered"]
+
+
+def test_chinese_words_are_accounted_for_by_their_characters(conn: sqlite3.Connection) -> None:
+    """Chinese runs on without spaces: the names and cue words it holds are read, what is left
+    ("开局", at the start of the game) must be said by the quoted rule."""
+    stands = ask(conn, "伤害步骤可以发动速攻魔法吗")["answer"]
+    assert stands is not None and stands["verdict"]
+    unsaid = ask(conn, "游戏王每人开局多少LP")
+    assert unsaid["answer"] is None and unsaid["not_covered"] == f"{UNSAID} “开局”."
+
+
+def test_what_the_parse_read_needs_no_repeating(conn: sqlite3.Connection) -> None:
+    """A qualifier the moment's name carries ("before damage calculation") and the Chain a
+    clause names ("chỉ ... tại Chuỗi đầu tiên": a second Chain is not the first) are read;
+    a qualifier the moment lacks ("at the start of" the Battle Step) is not."""
+    before = ask(conn, "Can I activate Honest before damage calculation?")["answer"]
+    assert before is not None and before["verdict"] == "yes"
+    chain = "Magic Cylinder co the kich hoat o Chuoi thu hai trong Buoc Chien dau khong?"
+    assert ask(conn, chain)["answer"]["verdict"] == "no"
+    start = ask(
+        conn, "OCG: at the start of the battle step, who can respond first with a fast effect"
+    )
+    assert start["answer"] is None and "“start”" in start["not_covered"]
