@@ -1019,3 +1019,16 @@ def test_serve_site_reports_a_taken_port_and_a_failing_page(
     with pytest.raises(ServeError, match="HTTP 302 -> /doc/fow-cr-8.01/105#105.3a"):
         serve_site(built_db, get_path="/rule/fow-cr-8.01:105.3a")
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("page", ["/search", "/ask"])
+def test_an_unknown_game_is_a_400_that_names_it_and_an_alias_is_a_game(
+    site: Site, page: str
+) -> None:
+    """The pages read ``game`` as the CLI does: an alias ("ygo") is its game, a game no
+    document has is a 400 saying so (not a 500 rewritten to a generic 400, logged as a bug)."""
+    bad = site.get(f"{page}.json?q=damage+step&game=bogus")
+    assert bad.status_code == 400 and bad.json()["error"] == "unknown game 'bogus'"
+    alias = site.json(f"{page}.json?q=damage+step&game=ygo")
+    rows = alias.get("hits") or alias.get("results") or []
+    assert rows and all(r["game"] == "yugioh" for r in rows)

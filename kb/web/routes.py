@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
-from datasette.utils.asgi import NotFound, Request, Response
+from datasette.utils.asgi import BadRequest, NotFound, Request, Response
 
 from ..lexicon.phrasebook import database_file
 from ..store.db import KbError
@@ -117,16 +117,19 @@ async def search(datasette: Datasette, request: Request) -> Response:
     moment) opens its page instead, unless ``all=1`` asks for the list. A glossary term is the
     exception: its rules are listed, its card beside them."""
     args = request.args
-    data, html = await offload(
-        datasette,
-        _search_page,
-        wants_json(request),
-        q=text_arg(request, "q", "search"),
-        game=args.get("game") or "",
-        lang=args.get("lang") or "",
-        limit=int_arg(request, "limit", rule_pages.SEARCH_LIMIT),
-        versions=args.get("versions") or "current",
-    )
+    try:
+        data, html = await offload(
+            datasette,
+            _search_page,
+            wants_json(request),
+            q=text_arg(request, "q", "search"),
+            game=args.get("game") or "",
+            lang=args.get("lang") or "",
+            limit=int_arg(request, "limit", rule_pages.SEARCH_LIMIT),
+            versions=args.get("versions") or "current",
+        )
+    except KbError as exc:  # an unknown game or language: said as the CLI says it
+        raise BadRequest(str(exc)) from None
     target = data["target"]
     if target and target["kind"] != "term" and not args.get("all") and not wants_json(request):
         return Response.redirect(target["url"])
@@ -329,15 +332,18 @@ def _ask_page(
 
 async def ask(datasette: Datasette, request: Request) -> Response:
     args = request.args
-    data, html = await offload(
-        datasette,
-        _ask_page,
-        text_arg(request, "q", "question"),
-        args.get("game") or "",
-        args.get("lang") or "",
-        int_arg(request, "limit", ask_pages.ASK_LIMIT),
-        wants_json(request),
-    )
+    try:
+        data, html = await offload(
+            datasette,
+            _ask_page,
+            text_arg(request, "q", "question"),
+            args.get("game") or "",
+            args.get("lang") or "",
+            int_arg(request, "limit", ask_pages.ASK_LIMIT),
+            wants_json(request),
+        )
+    except KbError as exc:  # an unknown game or language: said as the CLI says it
+        raise BadRequest(str(exc)) from None
     return await render(datasette, request, "kb_ask.html", data, html=html)
 
 
