@@ -20,7 +20,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from attacks import SECURITY_HEADERS, Server, _children, serve
+from attacks import SECURITY_HEADERS, TINY_DOCUMENT, TINY_MANIFEST, Server, _children, serve
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -146,17 +146,7 @@ def test_a_static_name_over_255_bytes_is_a_plain_404(server: Server) -> None:
 # ---------------------------------------------------------------------------------------------
 # A rebuild while serving
 
-TINY_MANIFEST = """[games.fow]
-name = "Force of Will"
-
-[[documents]]
-file = "tiny.txt"
-id = "tiny"
-game = "fow"
-lang = "en"
-provenance = "official"
-"""
-TINY = "Tiny rules\n\n1. Rules\n\n1.1. A player may draw a card.\n1.2. A card is drawn.\n"
+TINY = TINY_DOCUMENT
 NEW = "More rules\n\n1. Rules\n\n1.1. A zyzzogeton is a card.\n1.2. A zyzzogeton is drawn.\n"
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -96,6 +96,32 @@ def _emit(data: Any, as_json: bool, text: Callable[[Any], str]) -> None:
         _print_json(data)
     else:
         click.echo(text(data))
+
+
+def _emit_match(
+    found: Mapping[str, Any],
+    key: str,
+    asked: str,
+    as_json: bool,
+    show: Callable[[Any], str],
+    candidate: Callable[[Mapping[str, Any]], str],
+) -> None:
+    """A lookup by name that may match fuzzily (a card, an infraction): the match, or a
+    one-line error naming the candidates when several fit; exit status 1 when none does."""
+    view = found[key]
+    if as_json:
+        _print_json(found)
+        if view is None:
+            sys.exit(1)
+        return
+    if view is None:
+        if len(found["candidates"]) > 1:
+            names = "; ".join(candidate(c) for c in found["candidates"])
+            raise click.ClickException(f"{asked!r} is ambiguous: {names}")
+        raise click.ClickException(f"no {key} matches {asked!r}")
+    if not found["exact"]:
+        click.echo(f"(closest match for {asked!r}, score {found['score']})")
+    click.echo(show(view))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -338,20 +364,7 @@ def card(name: str, game: str, db_path: Path | None, as_json: bool) -> None:
     from . import render
 
     found = _fetch(db_path, lambda kb: kb.card(name, game=game))
-    view = found["card"]
-    if as_json:
-        _print_json(found)
-        if view is None:
-            sys.exit(1)
-        return
-    if view is None:
-        if len(found["candidates"]) > 1:
-            names = "; ".join(f"{c['name']} ({c['score']})" for c in found["candidates"])
-            raise click.ClickException(f"{name!r} is ambiguous: {names}")
-        raise click.ClickException(f"no card matches {name!r}")
-    if not found["exact"]:
-        click.echo(f"(closest match for {name!r}, score {found['score']})")
-    click.echo(render.card(view))
+    _emit_match(found, "card", name, as_json, render.card, lambda c: f"{c['name']} ({c['score']})")
 
 
 @cli.command()
@@ -383,20 +396,14 @@ def penalty(query: str, game: str, lang: str, db_path: Path | None, as_json: boo
     from . import render
 
     found = _fetch(db_path, lambda kb: kb.penalty(query, game=game, lang=lang))
-    view = found["infraction"]
-    if as_json:
-        _print_json(found)
-        if view is None:
-            sys.exit(1)
-        return
-    if view is None:
-        if len(found["candidates"]) > 1:
-            names = "; ".join(f"{c['name']} ({c['id']}, {c['score']})" for c in found["candidates"])
-            raise click.ClickException(f"{query!r} is ambiguous: {names}")
-        raise click.ClickException(f"no infraction matches {query!r}")
-    if not found["exact"]:
-        click.echo(f"(closest match for {query!r}, score {found['score']})")
-    click.echo(render.infraction(view))
+    _emit_match(
+        found,
+        "infraction",
+        query,
+        as_json,
+        render.infraction,
+        lambda c: f"{c['name']} ({c['id']}, {c['score']})",
+    )
 
 
 @cli.command()
