@@ -670,6 +670,36 @@ def test_axe_wcag22_finds_no_critical_or_serious_violation(
 DATASETTE_PAGES = {k: v for k, v in AXE_PAGES.items() if k.startswith("datasette")}
 
 
+# Runs before the phone-layout tests: after them, in the full run of this file, Datasette's
+# column menu stayed hidden on /kb/rules (no failed request, no script error, the server's HTML
+# byte-identical, also in a fresh browser launched for it); not understood yet.
+def test_datasette_column_menus_and_sql_editor_work_under_the_csp(page: Any, server: str) -> None:
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    failed: list[str] = []
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    response = page.goto(server + "/kb/rules")
+    csp = response.headers["content-security-policy"]
+    script_src = csp.split("script-src", 1)[1].split(";", 1)[0]
+    assert script_src.split() == ["'self'"], csp  # strict: no inline script, no hashes needed
+    page.wait_for_load_state("networkidle")  # datasette.js has bound the menus (a loaded CI)
+    page.locator("th.col-number .dropdown-menu-icon").click()
+    menu = page.locator(".dropdown-menu")
+    assert not failed and not errors, (failed, errors)
+    expect(menu).to_be_visible()
+    menu.get_by_role("link", name="Sort descending").click()
+    expect(page).to_have_url(re.compile(r"_sort_desc=number"))
+
+    page.goto(server + "/kb?sql=select+id+from+rules+limit+3")
+    editor = page.locator(".CodeMirror")
+    expect(editor).to_be_visible()  # CodeMirror replaced the plain text box
+    expect(editor).to_contain_text("select id from rules")
+    expect(page.get_by_role("button", name="Format SQL")).to_be_visible()
+    assert not [e for e in errors if "Content Security Policy" in e or "Refused" in e], errors
+    assert not [e for e in errors if "DATASETTE_ALLOW_FACET" in e], errors
+
+
 @pytest.mark.parametrize("name", [*DATASETTE_PAGES, "glossary-term", "whole-document"])
 def test_datasette_and_new_pages_fit_a_phone(phone: Any, server: str, name: str) -> None:
     phone.goto(server + AXE_PAGES[name])
@@ -683,30 +713,6 @@ def test_datasette_and_new_pages_fit_a_phone(phone: Any, server: str, name: str)
 
 # ---------------------------------------------------------------------------------------------
 # Datasette's own scripts under the site's Content-Security-Policy (issue 25)
-
-
-def test_datasette_column_menus_and_sql_editor_work_under_the_csp(page: Any, server: str) -> None:
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    response = page.goto(server + "/kb/rules")
-    csp = response.headers["content-security-policy"]
-    script_src = csp.split("script-src", 1)[1].split(";", 1)[0]
-    assert script_src.split() == ["'self'"], csp  # strict: no inline script, no hashes needed
-    page.wait_for_load_state("networkidle")  # datasette.js has bound the menus (a loaded CI)
-    page.locator("th.col-number .dropdown-menu-icon").click()
-    menu = page.locator(".dropdown-menu")
-    expect(menu).to_be_visible()
-    menu.get_by_role("link", name="Sort descending").click()
-    expect(page).to_have_url(re.compile(r"_sort_desc=number"))
-
-    page.goto(server + "/kb?sql=select+id+from+rules+limit+3")
-    editor = page.locator(".CodeMirror")
-    expect(editor).to_be_visible()  # CodeMirror replaced the plain text box
-    expect(editor).to_contain_text("select id from rules")
-    expect(page.get_by_role("button", name="Format SQL")).to_be_visible()
-    assert not [e for e in errors if "Content Security Policy" in e or "Refused" in e], errors
-    assert not [e for e in errors if "DATASETTE_ALLOW_FACET" in e], errors
 
 
 # ---------------------------------------------------------------------------------------------
