@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from corpus_parts import SMALL_CORPUS_FILES, copy_corpus_subset
 
 from kb import KnowledgeBase
 from kb.store.build import build
@@ -54,3 +55,9 @@ def corpus_copy(tmp_path: Path) -> Path:
     target = tmp_path / "corpus"
     shutil.copytree(CORPUS, target)
     return target
+
+
+@pytest.fixture
+def small_corpus(tmp_path: Path) -> Path:
+    """A writable copy of a small part of the bundled corpus (SMALL_CORPUS_FILES)."""
+    return copy_corpus_subset(tmp_path / "small-corpus", SMALL_CORPUS_FILES)

@@ -333,13 +333,13 @@ def _small_file_size_limit() -> None:
 
 
 def test_a_full_disk_while_writing_is_a_one_line_error(
-    corpus_copy: Path, previous_db: Path
+    small_corpus: Path, previous_db: Path
 ) -> None:
     """A file size limit (RLIMIT_FSIZE: writes past it fail with EFBIG, as on a full disk)
     stops the write of the new database half-way: one line, the previous one intact."""
     before = sha(previous_db)
     result = subprocess.run(
-        [sys.executable, "-m", "kb", "build", "--corpus", str(corpus_copy), "--quiet",
+        [sys.executable, "-m", "kb", "build", "--corpus", str(small_corpus), "--quiet",
          "--db", str(previous_db)],
         capture_output=True, text=True, timeout=300, preexec_fn=_small_file_size_limit,
     )  # fmt: skip
@@ -435,18 +435,18 @@ def test_a_long_question_is_cut_and_says_so(built_db: Path) -> None:
 
 
 def test_strict_build_fails_on_a_warning_and_keeps_the_database(
-    corpus_copy: Path, previous_db: Path
+    small_corpus: Path, previous_db: Path
 ) -> None:
     # The bundled corpus warns about 001's two empty headings: a plain build writes the
     # database and reports it, a strict one refuses and leaves the previous file as it was.
     before = sha(previous_db)
-    result = kb("build", "--corpus", str(corpus_copy), "--db", str(previous_db), "-q", "--strict")
+    result = kb("build", "--corpus", str(small_corpus), "--db", str(previous_db), "-q", "--strict")
     assert result.returncode == 1
     (line,) = result.stderr.strip().splitlines()
     assert "--strict and the build warns: 001_da597713579df55f.txt: 2 empty section(s)" in line
     assert line.endswith(f"(nothing written; {previous_db} is unchanged)")
     assert sha(previous_db) == before
-    plain = kb("build", "--corpus", str(corpus_copy), "--db", str(previous_db), "-q")
+    plain = kb("build", "--corpus", str(small_corpus), "--db", str(previous_db), "-q")
     assert plain.returncode == 0 and "1 warnings" in plain.stdout
 
 

@@ -6,6 +6,8 @@ import sqlite3
 import unicodedata
 from pathlib import Path
 
+import pytest
+
 from ingest.manifest import load_manifest
 from kb.store.build import build
 
@@ -246,6 +248,7 @@ def test_no_passage_is_a_whole_document(conn: sqlite3.Connection) -> None:
     assert numbered["n"] < 5000, numbered["id"]
 
 
+@pytest.mark.system  # a second whole build with vectors; test_determinism does it across processes
 def test_two_builds_give_identical_content(
     tmp_path: Path, corpus_dir: Path, built_db: Path
 ) -> None:

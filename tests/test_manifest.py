@@ -33,10 +33,10 @@ def test_bundled_manifest_describes_every_file(corpus_dir: Path) -> None:
     assert {"fow", "vanguard", "yugioh"} < set(manifest.games)
 
 
-def test_undescribed_file_is_detected_and_warned(corpus_copy: Path, tmp_path: Path) -> None:
-    (corpus_copy / "my notes.txt").write_text(USER_DOC, encoding="utf-8")
+def test_undescribed_file_is_detected_and_warned(small_corpus: Path, tmp_path: Path) -> None:
+    (small_corpus / "my notes.txt").write_text(USER_DOC, encoding="utf-8")
     db = tmp_path / "kb.sqlite"
-    summary = build(corpus_copy, db)
+    summary = build(small_corpus, db)
     assert any(
         w.startswith("my notes.txt: not described in sources.toml") for w in summary["warnings"]
     )

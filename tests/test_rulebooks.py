@@ -382,6 +382,7 @@ def _answered(conn: sqlite3.Connection, questions: list[dict[str, Any]]) -> tupl
     return right, tops
 
 
+@pytest.mark.system  # every development question asked twice, over two corpora
 def test_the_existing_questions_are_answered_as_well_with_other_games_added(
     rb: sqlite3.Connection, built_db: Path, tmp_path: Path
 ) -> None:

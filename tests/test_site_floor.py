@@ -14,9 +14,11 @@ import shutil
 from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 import pytest
+from corpus_parts import copy_corpus_subset
 from test_site import Page, Site, part, text_of
 
 from kb.store.build import build
@@ -39,11 +41,10 @@ def site(built_db: Path) -> Iterator[Site]:
 
 @pytest.fixture(scope="module")
 def more_games_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The bundled corpus with two fictional games' comprehensive rules: Skyrealm in two
-    versions (1.0 and 1.1, numbered like Force of Will's: 103.1...) and Tidecaller."""
+    """Force of Will's two versions with two fictional games' comprehensive rules: Skyrealm in
+    two versions (1.0 and 1.1, numbered like Force of Will's: 103.1...) and Tidecaller."""
     root = tmp_path_factory.mktemp("more-games")
-    corpus = root / "corpus"
-    shutil.copytree(REPO / "corpus", corpus)
+    corpus = copy_corpus_subset(root / "corpus", ("fow-cr-7.0.txt", "fow-cr-8.01.txt"))
     fragment = (RULEBOOKS / "sources.toml").read_text(encoding="utf-8")
     blocks = fragment.split("\n[")
     wanted = [
@@ -266,10 +267,12 @@ def test_every_defined_term_is_listed_and_has_its_definition(site: Site, built_d
         conn.close()
     assert len(defined) >= 90  # Force of Will's sections, Vanguard's zones
     listed = {t["id"] for g in site.json("/glossary.json")["games"] for t in g["terms"]}
+    by_game: dict[str, dict[str, Any]] = {}
+    for game in {d["game"] for d in defined}:
+        letters = site.json(f"/glossary/{game}.json")["letters"]
+        by_game[game] = {t["en"].casefold(): t for letter in letters for t in letter["terms"]}
     for d in defined:
-        game = site.json(f"/glossary/{d['game']}.json")
-        terms = {t["en"].casefold(): t for letter in game["letters"] for t in letter["terms"]}
-        entry = terms[d["en"].casefold()]  # a term of its own, or the glossary's of that name
+        entry = by_game[d["game"]][d["en"].casefold()]  # its own, or the glossary's of that name
         assert entry["defined"], d["term"]
         assert entry["id"] in listed
         data = site.json(entry["url"] + ".json")
