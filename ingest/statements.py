@@ -426,7 +426,7 @@ class Lexicon:
 def load_lexicon() -> Lexicon:
     """The lexicon from data/statements.toml (the build's way; kb ask uses kb.store.datafiles)."""
     import tomllib
-    from importlib import resources
+    from pathlib import Path
 
-    text = resources.files("ingest").joinpath("data/statements.toml").read_text(encoding="utf-8")
+    text = (Path(__file__).parent / "data" / "statements.toml").read_text(encoding="utf-8")
     return Lexicon(tomllib.loads(text))
