@@ -9,10 +9,10 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from ..answers.common import answer, node
 from ..question import Understood
-from ..verdicts import Asked, Verdict
-from ..verdicts.asked import asks_twice
-from .common import answer, node
+from .asked import Asked, asks_twice
+from .common import Verdict
 
 KIND_WORDS = {
     "yesno": "whether it is allowed",
