@@ -397,6 +397,7 @@ INDEXES: list[tuple[str, list[str]]] = [
     ("class_members", ["card"]),
     ("class_members", ["class"]),
     ("facts", ["game", "kind", "moment"]),
+    ("facts", ["kind", "moment"]),  # kb ask: a moment's permissions and orders, any game
     ("facts", ["subject"]),
     ("facts", ["rule"]),
     ("glosses", ["rule"]),
