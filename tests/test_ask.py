@@ -68,6 +68,21 @@ def test_gibberish_is_no_confident_match(built_db: Path) -> None:
     assert data["confident"] is False and data["answer"] is None and data["hits"] == []
 
 
+def test_a_chinese_question_typed_as_one_run_of_characters_shows_its_passages(
+    conn: sqlite3.Connection,
+) -> None:
+    """Chinese writes no spaces: "护卫的角色必须以力竭状态进场吗" is one word to the question
+    reader, which no passage holds whole. The Bodyguard rules it asks about were ranked first
+    but hidden as "no confident match"; now the share of its characters' pairs decides."""
+    found = ask(conn, "护卫的角色必须以力竭状态进场吗？")
+    assert found["confident"] and found["hits"]
+    top = found["hits"][0]
+    assert (top["game"], top["lang"]) == ("lorcana", "zh") and "护卫" in top["text"]
+    # A question of another game in Chinese stays unmatched: the pairs "Magic" shares with
+    # the corpus are too few.
+    assert not ask(conn, "万智牌的法术力池在阶段结束时会清空吗？")["hits"]
+
+
 def test_card_at_a_moment(conn: sqlite3.Connection) -> None:
     answer = ask(conn, "can Shrink be activated during damage calculation")["answer"]
     assert answer["type"] == "verdict" and answer["verdict"] == "no"

@@ -86,12 +86,16 @@ def dense(row: Row, r: Ranking) -> float:
     return (r.dense[row["seq"]] - r.dense_floor) / (r.dense_best - r.dense_floor)
 
 
+def body(row: Row) -> str:
+    """The passage as its features read it: section path, number, label, title, text and,
+    for a machine translation, its reading in official terms."""
+    parts = (row["number"], row["label"], row["title"], row["text"], row["reading"])
+    return f"{row['section_path']} " + " ".join(p for p in parts if p)
+
+
 def covered(row: Row, r: Ranking) -> float:
     """Share of the question's weight the passage (with its section path) covers."""
-    body = " ".join(
-        p for p in (row["number"], row["label"], row["title"], row["text"], row["reading"]) if p
-    )
-    return r.once("c", f"{row['section_path']} {body}", lambda t: coverage(r.groups, t))
+    return r.once("c", body(row), lambda t: coverage(r.groups, t))
 
 
 def title(row: Row, r: Ranking) -> float:

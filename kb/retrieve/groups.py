@@ -145,6 +145,25 @@ def _shadowed(groups: list[Group], passage: Passage) -> set[int]:
     return out
 
 
+def reach(groups: list[Group], text: str) -> float:
+    """``coverage`` with an unsegmented Chinese word counted by the share of its character
+    bigrams the passage holds: a question typed as one run of characters ("护卫的角色必须以
+    力竭状态进场吗") is a single word no passage holds whole, so its coverage is 0 however
+    well a passage answers it. Says whether anything matched at all, not how well."""
+    total = sum(g.weight for g in groups)
+    if not total:
+        return 0.0
+    passage = read(text)
+    return sum(g.weight * _share(g, passage) for g in groups) / total
+
+
+def _share(group: Group, passage: Passage) -> float:
+    present = _present(group, passage)
+    if present or group.concept or not group.grams:
+        return present
+    return max(len(g & passage.grams) / len(g) for g in group.grams)
+
+
 def coverage(groups: list[Group], text: str) -> float:
     """Share of the question's weight (rare words weigh more) that the passage covers."""
     total = sum(g.weight for g in groups)

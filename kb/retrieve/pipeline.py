@@ -21,6 +21,7 @@ from ..lexicon.forms import QuestionForms
 from . import dense as dense_stage
 from .cut import collapse
 from .fuse import fuse
+from .groups import Group, query_groups
 from .lexical import forms_of, gather
 from .query import Understanding
 from .rank import rank
@@ -39,6 +40,7 @@ class Stages:
         self.fused: dict[int, float] = {}
         self.ranked: list[dict[str, Any]] = []
         self.hits: list[dict[str, Any]] = []
+        self.groups: list[Group] = []  # what the question asks about (kb.retrieve.groups)
 
 
 def candidates(
@@ -75,6 +77,9 @@ def retrieve(
     forms = forms or forms_of(conn, u, game)
     stages = candidates(conn, u, game, forms, use_dense=use_dense)
     stages.fused = fuse(stages.lists)
-    stages.ranked = rank(conn, u, stages.fused, lang=lang, forms=forms, dense=stages.similarity)
+    stages.groups = query_groups(forms)
+    stages.ranked = rank(
+        conn, u, stages.fused, lang=lang, groups=stages.groups, dense=stages.similarity
+    )
     stages.hits = collapse(stages.ranked, conn, lang or u.lang)
     return stages

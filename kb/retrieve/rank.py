@@ -13,7 +13,7 @@ from ..lexicon.forms import QuestionForms
 from ..store import datafiles
 from ..store.db import column, run
 from .features import FEATURES, Ranking
-from .groups import query_groups
+from .groups import Group, query_groups
 from .lexical import forms_of
 from .query import Understanding, typed_spans
 
@@ -40,6 +40,7 @@ def rank(
     *,
     lang: str = "",
     forms: QuestionForms | None = None,
+    groups: list[Group] | None = None,
     dense: dict[int, float] | None = None,
 ) -> list[dict[str, Any]]:
     """The fused candidate passages, best first, each with its ``features`` and ``score``
@@ -49,7 +50,7 @@ def rank(
         return []
     ranking = Ranking(
         u=u,
-        groups=query_groups(forms or forms_of(conn, u)),
+        groups=groups if groups is not None else query_groups(forms or forms_of(conn, u)),
         typed=typed_spans(u),
         fused=fused,
         near=neighbours(conn, {t["node"] for t in u.timing} | set(u.qualified_from)),
