@@ -43,7 +43,7 @@ def unaccounted(
     read = read_spans(conn, u, asked, placed)
     folded = fold(u.corrected or u.text)
     cues = [*_class_cues(verdict.kind, u), *_implied()]
-    read += [m.span() for c in cues for m in _whole(c).finditer(folded)]
+    read += [span for c in cues for span in _whole(c, folded)]
     if asked.chain and any(lexicon().chain(b.get("quote") or "") for b in verdict.because):
         read += _chain_spans(u)  # the clause says which Chain: the resolver weighed it
     required = [
@@ -129,7 +129,7 @@ def read_spans(
             spans += [(m.start(), m.end()) for m in cues.finditer(u.corrected or u.text)]
     if u.game:
         aliases = load_vocabulary(conn).games.get(u.game, [])
-        spans += [m.span() for a in aliases for m in _whole(fold(a)).finditer(folded)]
+        spans += [span for a in aliases for span in _whole(fold(a), folded)]
     return spans
 
 
@@ -150,11 +150,11 @@ def _placing(conn: sqlite3.Connection, folded: str, moment: dict[str, object]) -
     after = folded[end:]
     out = []
     for cue in _placing_cues():
-        if any(_whole(q).search(cue) and not _whole(q).search(names) for q in _qualifiers()):
+        if any(_whole(q, cue) and not _whole(q, names) for q in _qualifiers()):
             continue
-        if _whole(cue).search(before[-len(cue) - 1 :]) and before.endswith(cue):
+        if _whole(cue, before[-len(cue) - 1 :]) and before.endswith(cue):
             out.append((len(before) - len(cue), start))
-        if _whole(cue).match(after.lstrip()):
+        if _whole(cue, after.lstrip())[:1] == [(0, len(cue))]:
             out.append((end, end + len(after) - len(after.lstrip()) + len(cue)))
     return out
 
@@ -170,11 +170,28 @@ def _placing_cues() -> tuple[str, ...]:
     return tuple({fold(w) for w in times if isinstance(w, str)} | set(_qualifiers()))
 
 
-@cache
-def _whole(cue: str) -> re.Pattern[str]:
-    """The cue as whole words (a Chinese cue anywhere)."""
-    escaped = re.escape(cue)
-    return re.compile(escaped if CJK_RUN.search(cue) else rf"(?<!\w){escaped}(?!\w)")
+def _word_char(text: str, at: int) -> bool:
+    """Whether text[at] is a word character as ``re``'s ``\\w`` reads one (none outside)."""
+    return 0 <= at < len(text) and (text[at].isalnum() or text[at] == "_")
+
+
+def _whole(cue: str, text: str) -> list[Span]:
+    """Where the cue stands in the text as whole words (a Chinese cue anywhere), left to right
+    without overlaps: what a pattern ``(?<!\\w)cue(?!\\w)`` finds, without compiling one
+    pattern per cue in every ``kb ask`` process (about 70 of them, 5-9 ms)."""
+    if not cue:
+        return []
+    anywhere = bool(CJK_RUN.search(cue))
+    out: list[Span] = []
+    at = text.find(cue)
+    while at >= 0:
+        end = at + len(cue)
+        if anywhere or not (_word_char(text, at - 1) or _word_char(text, end)):
+            out.append((at, end))
+            at = text.find(cue, end)
+        else:
+            at = text.find(cue, at + 1)
+    return out
 
 
 def said(conn: sqlite3.Connection, verdict: Verdict) -> set[str]:
