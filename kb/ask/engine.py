@@ -15,7 +15,7 @@ from typing import Any
 from ..limits import cap
 from ..lookups.timing import node_path
 from ..retrieve.features import body
-from ..retrieve.groups import reach
+from ..retrieve.groups import coverage
 from ..retrieve.pipeline import retrieve
 from ..store import datafiles
 from ..store.db import first, run
@@ -95,7 +95,8 @@ def ask(
     recognised = bool(u.cards or u.timing or u.terms or u.expansions)
     top_coverage = rows[0]["features"]["coverage"] if rows else 0.0
     if rows and not recognised and top_coverage < MIN_COVERAGE:
-        top_coverage = reach(stages.groups, body(rows[0]))  # a Chinese question's run of words
+        # A question typed as one run of Chinese characters is one word no passage holds.
+        top_coverage = coverage(stages.groups, body(rows[0]), chinese_share=True)
     confident = bool(rows) and (recognised or top_coverage >= MIN_COVERAGE)
     asked, verdict = decide(conn, u, rows if confident else [])
     covered = None

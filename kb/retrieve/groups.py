@@ -145,35 +145,29 @@ def _shadowed(groups: list[Group], passage: Passage) -> set[int]:
     return out
 
 
-def reach(groups: list[Group], text: str) -> float:
-    """``coverage`` with an unsegmented Chinese word counted by the share of its character
-    bigrams the passage holds: a question typed as one run of characters ("护卫的角色必须以
-    力竭状态进场吗") is a single word no passage holds whole, so its coverage is 0 however
-    well a passage answers it. Says whether anything matched at all, not how well."""
-    total = sum(g.weight for g in groups)
-    if not total:
-        return 0.0
-    passage = read(text)
-    return sum(g.weight * _share(g, passage) for g in groups) / total
-
-
 def _share(group: Group, passage: Passage) -> float:
+    """``_present``, or for a word written in unsegmented Chinese the share of its character
+    bigrams the passage holds."""
     present = _present(group, passage)
     if present or group.concept or not group.grams:
         return present
     return max(len(g & passage.grams) / len(g) for g in group.grams)
 
 
-def coverage(groups: list[Group], text: str) -> float:
-    """Share of the question's weight (rare words weigh more) that the passage covers."""
+def coverage(groups: list[Group], text: str, *, chinese_share: bool = False) -> float:
+    """Share of the question's weight (rare words weigh more) that the passage covers.
+
+    With ``chinese_share``, a word of unsegmented Chinese counts by the share of its character
+    bigrams the passage holds: a question typed as one run of characters ("护卫的角色必须以力竭
+    状态进场吗") is a single word no passage holds whole, so its plain coverage is 0 however
+    well a passage answers it (kb ask's confidence gate reads it so; the ranking does not)."""
     total = sum(g.weight for g in groups)
     if not total:
         return 0.0
     passage = read(text)
     shadowed = _shadowed(groups, passage) if sum(g.concept for g in groups) > 1 else set()
-    covered = sum(
-        g.weight * _present(g, passage) for i, g in enumerate(groups) if i not in shadowed
-    )
+    present = _share if chinese_share else _present
+    covered = sum(g.weight * present(g, passage) for i, g in enumerate(groups) if i not in shadowed)
     return covered / total
 
 
