@@ -9,7 +9,7 @@ from pathlib import Path
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 
-# Two short Yu-Gi-Oh! documents with their Vietnamese blocks.
+# Two short documents with their Vietnamese blocks: the Force of Will and Vanguard basic rules.
 SMALL_CORPUS_FILES = ("000_adc673ffe3cd143c.txt", "001_da597713579df55f.txt")
 
 
