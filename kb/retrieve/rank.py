@@ -9,12 +9,10 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from ..lexicon.forms import QuestionForms
 from ..store import datafiles
 from ..store.db import column, run
 from .features import FEATURES, Ranking
-from .groups import Group, query_groups
-from .lexical import forms_of
+from .groups import Group
 from .query import Understanding, typed_spans
 
 
@@ -38,9 +36,8 @@ def rank(
     u: Understanding,
     fused: dict[int, float],
     *,
+    groups: list[Group],
     lang: str = "",
-    forms: QuestionForms | None = None,
-    groups: list[Group] | None = None,
     dense: dict[int, float] | None = None,
 ) -> list[dict[str, Any]]:
     """The fused candidate passages, best first, each with its ``features`` and ``score``
@@ -50,7 +47,7 @@ def rank(
         return []
     ranking = Ranking(
         u=u,
-        groups=groups if groups is not None else query_groups(forms or forms_of(conn, u)),
+        groups=groups,
         typed=typed_spans(u),
         fused=fused,
         near=neighbours(conn, {t["node"] for t in u.timing} | set(u.qualified_from)),

@@ -112,24 +112,30 @@ def _search_page(kb: KnowledgeBase, as_json: bool, **kwargs: Any) -> Rendered:
     return data, {"rule_html": rules_html(shown, cards=cards, terms=terms)}
 
 
+async def _offload_checked(datasette: Datasette, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """``offload`` for a page whose arguments name a game or a language: an unknown one is a
+    400 saying so, as the CLI says it (not a 500)."""
+    try:
+        return await offload(datasette, fn, *args, **kwargs)
+    except KbError as exc:
+        raise BadRequest(str(exc)) from None
+
+
 async def search(datasette: Datasette, request: Request) -> Response:
     """Full-text search; a text that names one thing exactly (a rule id or number, a card, a
     moment) opens its page instead, unless ``all=1`` asks for the list. A glossary term is the
     exception: its rules are listed, its card beside them."""
     args = request.args
-    try:
-        data, html = await offload(
-            datasette,
-            _search_page,
-            wants_json(request),
-            q=text_arg(request, "q", "search"),
-            game=args.get("game") or "",
-            lang=args.get("lang") or "",
-            limit=int_arg(request, "limit", rule_pages.SEARCH_LIMIT),
-            versions=args.get("versions") or "current",
-        )
-    except KbError as exc:  # an unknown game or language: said as the CLI says it
-        raise BadRequest(str(exc)) from None
+    data, html = await _offload_checked(
+        datasette,
+        _search_page,
+        wants_json(request),
+        q=text_arg(request, "q", "search"),
+        game=args.get("game") or "",
+        lang=args.get("lang") or "",
+        limit=int_arg(request, "limit", rule_pages.SEARCH_LIMIT),
+        versions=args.get("versions") or "current",
+    )
     target = data["target"]
     if target and target["kind"] != "term" and not args.get("all") and not wants_json(request):
         return Response.redirect(target["url"])
@@ -332,18 +338,15 @@ def _ask_page(
 
 async def ask(datasette: Datasette, request: Request) -> Response:
     args = request.args
-    try:
-        data, html = await offload(
-            datasette,
-            _ask_page,
-            text_arg(request, "q", "question"),
-            args.get("game") or "",
-            args.get("lang") or "",
-            int_arg(request, "limit", ask_pages.ASK_LIMIT),
-            wants_json(request),
-        )
-    except KbError as exc:  # an unknown game or language: said as the CLI says it
-        raise BadRequest(str(exc)) from None
+    data, html = await _offload_checked(
+        datasette,
+        _ask_page,
+        text_arg(request, "q", "question"),
+        args.get("game") or "",
+        args.get("lang") or "",
+        int_arg(request, "limit", ask_pages.ASK_LIMIT),
+        wants_json(request),
+    )
     return await render(datasette, request, "kb_ask.html", data, html=html)
 
 
