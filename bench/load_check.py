@@ -34,7 +34,8 @@ PAGES = {
     "home": "/",
     "game": "/g/fow",
     "document": "/doc/fow-cr-8.01",
-    "rule choices": "/rule/105.3a",
+    # A rule number: the HTML page redirects to the current version, the JSON lists every one.
+    "rule by number": "/rule/105.3a.json",
     "search": "/search?q=damage+step&all=1",
     "ask": "/ask?q=honest+vs+honest",
     "ask verdict": "/ask?q=how+many+chains+during+damage+calculation",
