@@ -23,6 +23,7 @@ from pathlib import Path
 from . import validate
 from .align import align_corpus
 from .dedupe import dedupe_lines, drop_table_of_contents
+from .errors import IngestError
 from .extract import Knowledge, extract_knowledge
 from .extract.glossaries import document_terms
 from .extract.infractions import extract_infractions
@@ -30,7 +31,7 @@ from .glossary import Glossary, Term, load_glossary
 from .langdetect import detect_language
 from .languages import Language, packaged
 from .layout import is_title_like
-from .manifest import UNKNOWN_GAME, describe_unlisted, load_manifest
+from .manifest import UNKNOWN_GAME, Manifest, describe_unlisted, load_manifest
 from .markup import Parsed, parse_markup
 from .normalize import normalize
 from .outline import build_outline
@@ -43,7 +44,6 @@ from .records import (
     DocumentSpec,
     Game,
     Infraction,
-    Line,
     Link,
     RawText,
 )
@@ -142,8 +142,49 @@ def _plain_text(parsed: Parsed | None, raw: RawText) -> str:
     return "\n".join(line.text for line in parsed.lines) if parsed else raw.text
 
 
+def _describe(
+    spec: DocumentSpec | None,
+    path: Path,
+    raw: RawText,
+    parsed: Parsed | None,
+    manifest: Manifest,
+    result: PipelineResult,
+    taken: set[str],
+) -> DocumentSpec:
+    """The manifest's entry with its title settled, or, for a file the manifest does not
+    list, a description detected from its text (and a warning saying so)."""
+    if spec is not None:
+        return replace(spec, title=default_title(spec, parsed, raw))
+    spec = describe_unlisted(
+        path.name, _plain_text(parsed, raw), manifest.games, taken, manifest.languages
+    )
+    if parsed is not None:  # its title is the markup's, not its first line
+        spec = replace(spec, title=default_title(replace(spec, title=""), parsed, raw))
+    taken.add(spec.id)
+    result.warnings.append(
+        f"{path.name}: not described in sources.toml; detected id={spec.id} game={spec.game} "
+        f"lang={spec.lang} variants={','.join(v.variant for v in spec.variants) or 'none'}; "
+        "provenance and era set to unknown"
+    )
+    if spec.game == UNKNOWN_GAME.id and UNKNOWN_GAME not in result.games:
+        result.games.append(UNKNOWN_GAME)
+    return spec
+
+
+def _documents(spec: DocumentSpec, raw: RawText, parsed: Parsed | None) -> list[DocText]:
+    docs = split_variants(raw, spec, parsed.lines if parsed is not None else None)
+    for doc in docs:
+        validate.check_lines(doc, doc.lines, "split variants")
+    return docs
+
+
 def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResult:
-    """Read and process every document of ``corpus``; raise IngestError on bad input."""
+    """Read and process every document of ``corpus``; raise IngestError on bad input.
+
+    The files are read twice, one at a time: first for their descriptions and the vocabulary
+    of the clean English documents (which repairs every document's glued words), then to
+    process them, so that no more than one file's text is held at once; a processed document
+    keeps its sections and rules, not its lines."""
     say = progress or (lambda _msg: None)
     manifest = load_manifest(corpus)
     result = PipelineResult(
@@ -152,48 +193,36 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
         warnings=list(manifest.warnings),
         languages=manifest.languages,
     )
-    parsed: dict[str, Parsed | None] = {}
-    for spec in manifest.documents:
-        say(f"read {spec.file}")
-        raw = read_file(corpus / spec.file)
-        parsed[spec.file] = parse_markup(raw)
-        spec = replace(spec, title=default_title(spec, parsed[spec.file], raw))
-        result.sources.append((spec, raw))
     taken = {spec.id for spec in manifest.documents}
-    for path in manifest.unlisted:
-        say(f"read {path.name} (not in the manifest)")
+    listed: list[tuple[DocumentSpec | None, Path]] = [
+        (spec, corpus / spec.file) for spec in manifest.documents
+    ]
+    words: set[str] = set()
+    pairs: set[str] = set()
+    for entry, path in listed + [(None, path) for path in manifest.unlisted]:
+        say(f"read {path.name}" + ("" if entry else " (not in the manifest)"))
         raw = read_file(path)
-        parsed[path.name] = parse_markup(raw)
-        text = _plain_text(parsed[path.name], raw)
-        spec = describe_unlisted(path.name, text, manifest.games, taken, manifest.languages)
-        if parsed[path.name] is not None:  # its title is the markup's, not its first line
-            title = default_title(replace(spec, title=""), parsed[path.name], raw)
-            spec = replace(spec, title=title)
-        taken.add(spec.id)
-        result.sources.append((spec, raw))
-        result.warnings.append(
-            f"{path.name}: not described in sources.toml; detected id={spec.id} game={spec.game} "
-            f"lang={spec.lang} variants={','.join(v.variant for v in spec.variants) or 'none'}; "
-            "provenance and era set to unknown"
-        )
-        if spec.game == UNKNOWN_GAME.id and UNKNOWN_GAME not in result.games:
-            result.games.append(UNKNOWN_GAME)
-    doc_texts: list[DocText] = []
-    for spec, raw in result.sources:
-        source = parsed[spec.file]
-        lines: list[Line] | None = source.lines if source is not None else None
-        docs = split_variants(raw, spec, lines)
-        for doc in docs:
-            validate.check_lines(doc, doc.lines, "split variants")
-        doc_texts.extend(docs)
-    vocabulary, bigrams = clean_vocabulary(doc_texts)
-    for doc in doc_texts:
-        say(f"process {doc.doc_id}")
-        processed, warnings = process_document(
-            doc, doc.spec.game, vocabulary, bigrams, manifest.languages
-        )
-        result.documents.append(processed)
-        result.warnings.extend(warnings)
+        parsed = parse_markup(raw)
+        spec = _describe(entry, path, raw, parsed, manifest, result, taken)
+        result.sources.append((spec, replace(raw, text="")))
+        found_words, found_pairs = clean_vocabulary(_documents(spec, raw, parsed))
+        words |= found_words
+        pairs |= found_pairs
+    vocabulary, bigrams = frozenset(words), frozenset(pairs)
+    for spec, seen in result.sources:
+        raw = read_file(corpus / spec.file)
+        if raw.sha256 != seen.sha256:
+            raise IngestError(spec.file, "changed while the build read it", stage="read")
+        for doc in _documents(spec, raw, parse_markup(raw)):
+            say(f"process {doc.doc_id}")
+            processed, warnings = process_document(
+                doc, doc.spec.game, vocabulary, bigrams, manifest.languages
+            )
+            # Later stages read sections and rules: the lines and blocks are done with.
+            processed.blocks = []
+            processed.doc = replace(doc, lines=[], raw=replace(doc.raw, text=""))
+            result.documents.append(processed)
+            result.warnings.extend(warnings)
     say("align translations")
     result.links, result.checks = align_corpus(result.documents, load_glossary())
     say("diff rule versions")
