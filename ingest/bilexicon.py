@@ -110,19 +110,23 @@ def learn(paired: Iterable[tuple[frozenset[str], frozenset[str]]]) -> Lexicon:
     # A word in fewer paired rules than MIN_PAIRS can pair with none: counted out at once.
     useful_source = {w for w, k in source_count.items() if MIN_PAIRS <= k <= common}
     useful_target = {b for b, k in target_count.items() if MIN_PAIRS <= k <= common}
-    both: Counter[tuple[str, str]] = Counter()
-    for source, target in pairs:
-        kept_target = target & useful_target
+    # Counted one source word at a time (over the paired rules it occurs in), keeping only the
+    # pairs strong enough to be taken: all co-occurring pairs at once would take hundreds of
+    # megabytes on a large corpus.
+    holding: dict[str, list[int]] = defaultdict(list)
+    for n_pair, (source, _target) in enumerate(pairs):
         for w in source & useful_source:
-            both.update((w, b) for b in kept_target)
-    scored = sorted(
-        (
-            (2 * k / (source_count[w] + target_count[b]), w, b)
-            for (w, b), k in both.items()
-            if k >= MIN_PAIRS
-        ),
-        reverse=True,
-    )
+            holding[w].append(n_pair)
+    scored = []
+    for w, rows in holding.items():
+        both: Counter[str] = Counter()
+        for row in rows:
+            both.update(pairs[row][1] & useful_target)
+        for b, k in both.items():
+            dice = 2 * k / (source_count[w] + target_count[b])
+            if k >= MIN_PAIRS and dice >= MIN_DICE:
+                scored.append((dice, w, b))
+    scored.sort(reverse=True)
     links: dict[str, set[str]] = defaultdict(set)
     target_links: Counter[str] = Counter()
     for dice, w, b in scored:
