@@ -8,6 +8,7 @@ rules that state it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..glossary import Glossary
@@ -54,7 +55,8 @@ class Knowledge:
     classes: list[CardClass] = field(default_factory=list)
     class_names: list[ClassName] = field(default_factory=list)
     class_members: list[ClassMember] = field(default_factory=list)
-    facts_: list[Fact] = field(default_factory=list)
+    # Produced while the build writes them (ingest/extract/facts.py): read once.
+    facts_: Iterable[Fact] = field(default_factory=list)
     glosses: list[Gloss] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 

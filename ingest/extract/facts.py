@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -405,11 +405,13 @@ def extract_facts(
     rulings: list[Ruling],
     steps: list[RulingStep],
     read_as: dict[str, list[tuple[str, str]]] | None = None,
-) -> list[Fact]:
-    """Every fact of the corpus (see the module docstring). A rule is read in the other
-    words ``read_as`` gives it too (rule id -> (language, text)): its curated gloss (the
-    Vietnamese article's rulings in English), its reading in official terms (004's machine
-    translation with the official names). Those facts cite the rule and quote that text."""
+) -> Iterator[Fact]:
+    """Every fact of the corpus (see the module docstring), one document's at a time: the
+    build writes them as they come (they are the largest thing it extracts). A rule is read
+    in the other words ``read_as`` gives it too (rule id -> (language, text)): its curated
+    gloss (the Vietnamese article's rulings in English), its reading in official terms
+    (004's machine translation with the official names). Those facts cite the rule and quote
+    that text."""
     card_names = {(fold(a.alias), a.card) for a in aliases if len(a.alias) >= 3}
     class_names = {(fold(n.text), n.cls) for n in card_facts.names}
     ctx = _Context(
@@ -421,6 +423,7 @@ def extract_facts(
     )
     rules = {r.id: r for d in documents for r in d.rules}
     _from_properties(ctx, properties, rules)
+    yield from _taken(ctx)
     other = read_as or {}
     for d in documents:
         paths = {s.id: s.path for s in d.sections}
@@ -438,8 +441,15 @@ def extract_facts(
                 _from_quantities(ctx, rule, f"{paths.get(rule.section, '')} {rule.title}")
                 _from_conditions(ctx, rule)
                 _from_clauses(ctx, rule)
+        yield from _taken(ctx)
     _from_examples(ctx, rulings, steps, rules)
-    return ctx.facts
+    yield from _taken(ctx)
+
+
+def _taken(ctx: _Context) -> list[Fact]:
+    """The facts found since the last call, handed over (the context keeps none)."""
+    found, ctx.facts = ctx.facts, []
+    return found
 
 
 def match_json(match: dict[str, object]) -> str:

@@ -8,7 +8,7 @@ otherwise become a NULL or an error far from its cause.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import sqlite_utils
@@ -35,9 +35,16 @@ def insert_records(
     make_row = schema.TABLES[name].row
     if make_row is None:
         raise ValueError(f"table {name} stores no record: use insert_rows")
-    rows = [make_row(record, n) for n, record in enumerate(records, start)]
-    db.table(name).insert_all(rows)
-    return start + len(rows)
+    following = start
+
+    def rows() -> Iterator[dict[str, Any]]:  # one batch at a time: records may be a generator
+        nonlocal following
+        for n, record in enumerate(records, start):
+            following = n + 1
+            yield make_row(record, n)
+
+    db.table(name).insert_all(rows())
+    return following
 
 
 def insert_rows(db: sqlite_utils.Database, name: str, rows: Iterable[dict[str, Any]]) -> None:
