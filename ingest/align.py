@@ -26,11 +26,13 @@ import bisect
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from .align_numbered import (
     Group,
+    Side,
     Stretch,
     align_numbered,
     learn_lexicon,
@@ -639,27 +641,25 @@ def align_corpus(
     translation numbered like its source by number and content (ingest/align_numbered.py),
     any other by the dynamic programme."""
     pairs = translation_pairs(documents)
-    sides = {
-        (s.doc.doc_id, t.doc.doc_id): (side(s, reading_order(s)), side(t, reading_order(t)))
-        for s, t in pairs
-        if numbered(s, t)
-    }
-    languages = {(s.doc.lang, t.doc.lang) for s, t in pairs}
+    by_number = [(s, t) for s, t in pairs if numbered(s, t)]
+
+    def sides(source: DocumentResult, target: DocumentResult) -> tuple[Side, Side]:
+        # Computed again each time they are needed (three times a pair): holding every
+        # pair's at once would grow the build's memory with the corpus.
+        return side(source, reading_order(source)), side(target, reading_order(target))
+
+    def numbered_sides(languages: tuple[str, str]) -> Iterator[tuple[Side, Side]]:
+        for s, t in by_number:
+            if (s.doc.lang, t.doc.lang) == languages:
+                yield sides(s, t)
+
     lexicons = {
-        (ls, lt): learn_lexicon(
-            [
-                v
-                for (a, b), v in sides.items()
-                for s, t in pairs
-                if (s.doc.doc_id, t.doc.doc_id) == (a, b) and (s.doc.lang, t.doc.lang) == (ls, lt)
-            ]
-        )
-        for ls, lt in languages
+        languages: learn_lexicon(partial(numbered_sides, languages))
+        for languages in sorted({(s.doc.lang, t.doc.lang) for s, t in pairs})
     }
     links: list[Link] = []
     for source, target in pairs:
-        key = (source.doc.doc_id, target.doc.doc_id)
-        if key not in sides:
+        if not numbered(source, target):
             links += align_pair(source, target, glossary)
             continue
         game = source.doc.spec.game
@@ -667,7 +667,7 @@ def align_corpus(
         tgt = prepare_units(target, glossary, glossary_forms(glossary, target.doc.lang, game))
         _keep_shared_words(src, tgt)
         lexicon = lexicons[(source.doc.lang, target.doc.lang)]
-        src_side, tgt_side = sides[key]
+        src_side, tgt_side = sides(source, target)
         likeness = words_likeness(src_side, tgt_side, lexicon)
         links += align_numbered(
             source, target, src_side, tgt_side, lexicon, stretch_aligner(src, tgt, likeness)

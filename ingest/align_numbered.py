@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -117,17 +117,19 @@ def trusted_pairs(src: Side, tgt: Side) -> list[tuple[frozenset[str], frozenset[
     return [(src.words[i], tgt.words[j]) for i, j in agree]
 
 
-def learn_lexicon(sides: Sequence[tuple[Side, Side]]) -> Lexicon:
+def learn_lexicon(sides: Callable[[], Iterable[tuple[Side, Side]]]) -> Lexicon:
     """The word list of one language pair, from its numbered translations: learned from the
     number pairs that agree in length, then again from those of them that the first list
     finds alike too (a keyword numbered like another, Vanish's 10.12 and Ward's, would teach
-    that the two names translate each other)."""
-    first = learn(pair for src, tgt in sides for pair in trusted_pairs(src, tgt))
-    agreeing = []
-    for src, tgt in sides:
-        matcher = _Matcher(src, tgt, first)
-        agreeing += [(src.words[i], tgt.words[j]) for i, j in matcher.number_links()]
-    return learn(agreeing)
+    that the two names translate each other).
+
+    ``sides`` gives the numbered pairs' sides, once for each of the two lists."""
+    first = learn(pair for src, tgt in sides() for pair in trusted_pairs(src, tgt))
+    return learn(
+        (src.words[i], tgt.words[j])
+        for src, tgt in sides()
+        for i, j in _Matcher(src, tgt, first).number_links()
+    )
 
 
 # A link as positions of the two sides: (source positions, target positions, score, method).

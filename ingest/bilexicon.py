@@ -18,6 +18,7 @@ nothing and are left out.
 from __future__ import annotations
 
 import math
+from array import array
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -99,13 +100,23 @@ class Lexicon:
 
 def learn(paired: Iterable[tuple[frozenset[str], frozenset[str]]]) -> Lexicon:
     """The word list of ``paired`` (source tokens, target tokens) rules."""
-    pairs = list(paired)
+    # The paired rules of a large corpus are many: each is held as two arrays of word numbers.
+    number: dict[str, int] = {}
+    pairs: list[tuple[array[int], array[int]]] = []
+    for source, target in paired:
+        pairs.append(
+            (
+                array("i", (number.setdefault(w, len(number)) for w in source)),
+                array("i", (number.setdefault(b, len(number)) for b in target)),
+            )
+        )
+    word = list(number)
     n = len(pairs)
-    source_count: Counter[str] = Counter()
-    target_count: Counter[str] = Counter()
-    for source, target in pairs:
-        source_count.update(source)
-        target_count.update(target)
+    source_count: Counter[int] = Counter()
+    target_count: Counter[int] = Counter()
+    for source_ids, target_ids in pairs:
+        source_count.update(source_ids)
+        target_count.update(target_ids)
     common = COMMON_SHARE * n
     # A word in fewer paired rules than MIN_PAIRS can pair with none: counted out at once.
     useful_source = {w for w, k in source_count.items() if MIN_PAIRS <= k <= common}
@@ -113,31 +124,32 @@ def learn(paired: Iterable[tuple[frozenset[str], frozenset[str]]]) -> Lexicon:
     # Counted one source word at a time (over the paired rules it occurs in), keeping only the
     # pairs strong enough to be taken: all co-occurring pairs at once would take hundreds of
     # megabytes on a large corpus.
-    holding: dict[str, list[int]] = defaultdict(list)
-    for n_pair, (source, _target) in enumerate(pairs):
-        for w in source & useful_source:
-            holding[w].append(n_pair)
-    scored = []
+    holding: dict[int, list[int]] = defaultdict(list)
+    for row, (source_ids, _target_ids) in enumerate(pairs):
+        for w in source_ids:
+            if w in useful_source:
+                holding[w].append(row)
+    scored: list[tuple[float, str, str]] = []
     for w, rows in holding.items():
-        both: Counter[str] = Counter()
+        both: Counter[int] = Counter()
         for row in rows:
-            both.update(pairs[row][1] & useful_target)
+            both.update(b for b in pairs[row][1] if b in useful_target)
         for b, k in both.items():
             dice = 2 * k / (source_count[w] + target_count[b])
             if k >= MIN_PAIRS and dice >= MIN_DICE:
-                scored.append((dice, w, b))
+                scored.append((dice, word[w], word[b]))
     scored.sort(reverse=True)
     links: dict[str, set[str]] = defaultdict(set)
     target_links: Counter[str] = Counter()
-    for dice, w, b in scored:
+    for dice, source_word, target_word in scored:
         if dice < MIN_DICE:
             break
-        if len(links[w]) < LINKS and target_links[b] < LINKS:
-            links[w].add(b)
-            target_links[b] += 1
+        if len(links[source_word]) < LINKS and target_links[target_word] < LINKS:
+            links[source_word].add(target_word)
+            target_links[target_word] += 1
     return Lexicon(
         pairs=n,
         translations={w: frozenset(bs) for w, bs in links.items()},
-        source_weight={w: math.log(1 + n / source_count[w]) for w in links},
-        target_weight={b: math.log(1 + n / target_count[b]) for b in target_links},
+        source_weight={w: math.log(1 + n / source_count[number[w]]) for w in links},
+        target_weight={b: math.log(1 + n / target_count[number[b]]) for b in target_links},
     )
