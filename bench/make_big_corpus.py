@@ -4,7 +4,10 @@ Every bundled document is copied N-1 more times under a new file name and a new 
 (``<id>-x<k>``), with its manifest entry (variants, heading hints, fillers) cloned, so the
 pipeline does exactly the work it does on the real corpus, N times over. Copy k of a rulebook
 with versions becomes its own rulebook (``ruleset`` gets the same suffix) so version diffs
-pair each copy with its own earlier version, as they would for N distinct rulebooks.
+pair each copy with its own earlier version, and a translation listed as its own file
+translates its own copy's source (``translation_of`` gets the suffix too: before 2026-12-03
+the copies all translated the first copy's source, one source with N translations), as they
+would for N distinct rulebooks.
 
     .venv/bin/python bench/make_big_corpus.py /tmp/big-corpus            # 100x
     .venv/bin/python bench/make_big_corpus.py /tmp/big-corpus --copies 10
@@ -40,7 +43,12 @@ def clone_block(block: str, k: int) -> tuple[str, str, str]:
     stem, dot, ext = original.rpartition(".")
     new_file = f"{stem}-x{k}.{ext}" if dot else f"{original}-x{k}"
     out = block.replace(file.group(0), f'file = "{new_file}"', 1)
-    out = re.sub(r'^(id|ruleset)\s*=\s*"([^"]+)"', rf'\1 = "\2-x{k}"', out, flags=re.MULTILINE)
+    out = re.sub(
+        r'^(id|ruleset|translation_of)\s*=\s*"([^"]+)"',
+        rf'\1 = "\2-x{k}"',
+        out,
+        flags=re.MULTILINE,
+    )
     return out, original, new_file
 
 

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
+from . import spill
 from .align_numbered import (
     Group,
     Side,
@@ -623,9 +624,9 @@ def align_pair(source: DocumentResult, target: DocumentResult, glossary: Glossar
 
 
 def translation_pairs(
-    documents: list[DocumentResult],
+    documents: Sequence[DocumentResult],
 ) -> list[tuple[DocumentResult, DocumentResult]]:
-    """(source, variant) for every translation variant whose source is in the corpus."""
+    """(source, variant) for every translation variant whose source is in ``documents``."""
     by_id = {d.doc.doc_id: d for d in documents}
     return [
         (by_id[d.doc.translation_of], d)
@@ -635,30 +636,32 @@ def translation_pairs(
 
 
 def align_corpus(
-    documents: list[DocumentResult], glossary: Glossary
+    documents: Sequence[DocumentResult], glossary: Glossary
 ) -> tuple[list[Link], list[Check]]:
     """Links between every translation and its source document, and the checks on them: a
     translation numbered like its source by number and content (ingest/align_numbered.py),
-    any other by the dynamic programme."""
-    pairs = translation_pairs(documents)
-    by_number = [(s, t) for s, t in pairs if numbered(s, t)]
+    any other by the dynamic programme. Each pair's two documents are loaded when it is
+    aligned (ingest/spill.py), and each pair's sides computed again each time they are needed
+    (three times a pair): holding every pair's at once grew the build's memory with the
+    corpus."""
+    docs = spill.view(documents)
+    pairs = translation_pairs(docs.heads)  # what each document is: no rules needed to pair
 
-    def sides(source: DocumentResult, target: DocumentResult) -> tuple[Side, Side]:
-        # Computed again each time they are needed (three times a pair): holding every
-        # pair's at once would grow the build's memory with the corpus.
-        return side(source, reading_order(source)), side(target, reading_order(target))
+    def loaded(source: DocumentResult, target: DocumentResult) -> tuple[DocumentResult, ...]:
+        return docs.by_id(source.doc.doc_id), docs.by_id(target.doc.doc_id)
 
     def numbered_sides(languages: tuple[str, str]) -> Iterator[tuple[Side, Side]]:
-        for s, t in by_number:
-            if (s.doc.lang, t.doc.lang) == languages:
-                yield sides(s, t)
+        for s, t in pairs:
+            if numbered(s, t) and (s.doc.lang, t.doc.lang) == languages:
+                source, target = loaded(s, t)
+                yield side(source, reading_order(source)), side(target, reading_order(target))
 
     lexicons = {
         languages: learn_lexicon(partial(numbered_sides, languages))
         for languages in sorted({(s.doc.lang, t.doc.lang) for s, t in pairs})
     }
     links: list[Link] = []
-    for source, target in pairs:
+    for source, target in (loaded(s, t) for s, t in pairs):
         if not numbered(source, target):
             links += align_pair(source, target, glossary)
             continue
@@ -667,7 +670,8 @@ def align_corpus(
         tgt = prepare_units(target, glossary, glossary_forms(glossary, target.doc.lang, game))
         _keep_shared_words(src, tgt)
         lexicon = lexicons[(source.doc.lang, target.doc.lang)]
-        src_side, tgt_side = sides(source, target)
+        src_side = side(source, reading_order(source))
+        tgt_side = side(target, reading_order(target))
         likeness = words_likeness(src_side, tgt_side, lexicon)
         links += align_numbered(
             source, target, src_side, tgt_side, lexicon, stretch_aligner(src, tgt, likeness)

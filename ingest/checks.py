@@ -27,11 +27,12 @@ from __future__ import annotations
 import re
 import tomllib
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
+from . import spill
 from .glossary import Glossary, Rendering
 from .records import Check, DocumentResult, Link, Rule
 from .text import LETTER_WORD, plural_key
@@ -74,7 +75,7 @@ def load_check_data() -> CheckData:
 class _Corpus:
     """What the checks need to know about the documents, looked up by id."""
 
-    rules: dict[str, Rule]
+    rules: Mapping[str, Rule]
     game: dict[str, str]
     lang: dict[str, str]
     variant: dict[str, str]
@@ -455,14 +456,15 @@ CHECKS = (
 
 
 def check_links(
-    links: list[Link], documents: list[DocumentResult], glossary: Glossary
+    links: list[Link], documents: Sequence[DocumentResult], glossary: Glossary
 ) -> list[Check]:
     """Every finding of every check on ``links`` (indices in findings refer to ``links``)."""
+    docs = spill.view(documents)
     corpus = _Corpus(
-        rules={r.id: r for d in documents for r in d.rules},
-        game={d.doc.doc_id: d.doc.spec.game for d in documents},
-        lang={d.doc.doc_id: d.doc.lang for d in documents},
-        variant={d.doc.doc_id: d.doc.variant for d in documents},
+        rules=docs.rules,
+        game={d.doc.doc_id: d.doc.spec.game for d in docs.heads},
+        lang={d.doc.doc_id: d.doc.lang for d in docs.heads},
+        variant={d.doc.doc_id: d.doc.variant for d in docs.heads},
         glossary=glossary,
         data=load_check_data(),
     )

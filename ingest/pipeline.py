@@ -16,7 +16,7 @@ between stages. Nothing here writes to disk.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -46,9 +46,11 @@ from .records import (
     Infraction,
     Link,
     RawText,
+    Reference,
 )
 from .references import document_references, term_references
 from .segment import segment
+from .spill import Documents
 from .structure import structure_warnings
 from .variants import split_variants
 from .versiondiff import diff_corpus, superseded
@@ -61,17 +63,21 @@ _ENGLISH_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
 class PipelineResult:
     corpus: Path
     games: list[Game]
-    documents: list[DocumentResult] = field(default_factory=list)
+    # Processed documents, on disk until a stage reads one (ingest/spill.py).
+    documents: Sequence[DocumentResult] = field(default_factory=Documents)
     sources: list[tuple[DocumentSpec, RawText]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     checks: list[Check] = field(default_factory=list)
-    changes: list[Change] = field(default_factory=list)
+    # Produced while the build writes them (ingest/versiondiff.py): read once.
+    changes: Iterable[Change] = field(default_factory=list)
     knowledge: Knowledge = field(default_factory=Knowledge)
     terms: list[Term] = field(default_factory=list)  # the rulebooks' own glossaries
     languages: tuple[Language, ...] = field(default_factory=packaged)
     superseded: dict[str, str] = field(default_factory=dict)  # old version -> newest
     infractions: list[Infraction] = field(default_factory=list)  # of penalty guidelines
+    # Per document, where its rules mention the rulebooks' own glossary terms.
+    term_mentions: dict[str, list[Reference]] = field(default_factory=dict)
 
 
 def clean_vocabulary(docs: list[DocText]) -> tuple[frozenset[str], frozenset[str]]:
@@ -209,6 +215,8 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
         words |= found_words
         pairs |= found_pairs
     vocabulary, bigrams = frozenset(words), frozenset(pairs)
+    documents = Documents()
+    result.documents = documents
     for spec, seen in result.sources:
         raw = read_file(corpus / spec.file)
         if raw.sha256 != seen.sha256:
@@ -221,7 +229,7 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
             # Later stages read sections and rules: the lines and blocks are done with.
             processed.blocks = []
             processed.doc = replace(doc, lines=[], raw=replace(doc.raw, text=""))
-            result.documents.append(processed)
+            documents.append(processed)
             result.warnings.extend(warnings)
     say("align translations")
     result.links, result.checks = align_corpus(result.documents, load_glossary())
@@ -230,9 +238,7 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
     result.superseded = superseded(result.documents)
     say("read the rulebooks' own glossaries")
     result.terms = document_terms(result.documents, result.superseded, result.links)
-    mentions = term_references(result.documents, result.terms)
-    for d in result.documents:
-        d.references += mentions.get(d.doc.doc_id, [])
+    result.term_mentions = term_references(result.documents, result.terms)
     say("read the infractions of penalty guidelines")
     result.infractions = extract_infractions(result.documents, result.links)
     say("extract timing graph, cards, rulings, restriction lists, glossary")

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from .glossary import Finder, Term
 from .layout import reference_numbers
@@ -69,7 +70,7 @@ def document_references(result: DocumentResult, links: Links) -> list[Reference]
 
 
 def term_references(
-    documents: list[DocumentResult], terms: list[Term]
+    documents: Sequence[DocumentResult], terms: list[Term]
 ) -> dict[str, list[Reference]]:
     """Per document, the first mention of each of its game's own glossary terms in each rule."""
     by_game: dict[str, list[Term]] = {}

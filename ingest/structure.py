@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import cache
 
 from .glossary import Term
@@ -120,7 +120,7 @@ def alias_collisions(
 
 
 def structure_warnings(
-    documents: list[DocumentResult],
+    documents: Sequence[DocumentResult],
     games: list[Game],
     cards: list[Card],
     aliases: list[CardAlias],

@@ -71,12 +71,12 @@ from __future__ import annotations
 import bisect
 import difflib
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
-from . import worddiff
+from . import spill, worddiff
 from .records import Change, DocumentResult, Rule
 from .text import compare_form, version_key
 
@@ -144,7 +144,7 @@ def superseded(documents: Sequence[DocumentResult]) -> dict[str, str]:
     that is not the newest (the newest is current)."""
     newest: dict[str, str] = {}
     chains: dict[str, list[str]] = {}
-    for old, new in version_pairs(documents):
+    for old, new in version_pairs(spill.view(documents).heads):
         chains.setdefault(new.doc.doc_id, [])
         chains[new.doc.doc_id] = [
             *chains.pop(old.doc.doc_id, []),
@@ -420,11 +420,13 @@ def _paired(old_document: str, new_document: str, o: _Item, n: _Item, sim: float
     return Change(*ids, "moved", 100.0 if same_words else sim, detail)
 
 
-def diff_corpus(documents: list[DocumentResult]) -> list[Change]:
-    """Changes between consecutive versions of every rulebook that has several versions."""
-    changes: list[Change] = []
-    for old, new in version_pairs(documents):
+def diff_corpus(documents: Sequence[DocumentResult]) -> Iterator[Change]:
+    """Changes between consecutive versions of every rulebook that has several versions, one
+    pair of documents at a time (loaded when compared: ingest/spill.py); the build writes
+    them as they come."""
+    docs = spill.view(documents)
+    for old_head, new_head in version_pairs(docs.heads):
+        old, new = docs.by_id(old_head.doc.doc_id), docs.by_id(new_head.doc.doc_id)
         titles = {s.id: s.title for result in (old, new) for s in result.sections}
         paths = {s.id: s.path for result in (old, new) for s in result.sections}
-        changes += diff_rules(old.doc.doc_id, new.doc.doc_id, old.rules, new.rules, titles, paths)
-    return changes
+        yield from diff_rules(old.doc.doc_id, new.doc.doc_id, old.rules, new.rules, titles, paths)

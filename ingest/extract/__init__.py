@@ -8,9 +8,10 @@ rules that state it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .. import spill
 from ..glossary import Glossary
 from ..records import (
     Card,
@@ -62,7 +63,7 @@ class Knowledge:
 
 
 def extract_knowledge(
-    documents: list[DocumentResult],
+    documents: Sequence[DocumentResult],
     glossary: Glossary,
     games: set[str],
     counted: Glossary | None = None,
@@ -77,8 +78,7 @@ def extract_knowledge(
     rulings, steps = extract_rulings(documents, cards.mentions, timing.rule_node, exact)
     resolve = {a.alias.casefold(): a.card for a in cards.aliases}
     names = {c.id: c.name for c in cards.cards}
-    rule_ids = {r.id for d in documents for r in d.rules}
-    card_facts = extract_card_facts({c.id for c in cards.cards}, rule_ids, games)
+    card_facts = extract_card_facts({c.id for c in cards.cards}, spill.view(documents).rules, games)
     glosses, gloss_warnings = extract_glosses(documents)
     official = readings(documents, glossary, cards.aliases, names)
     # Every rule in the other words it is read in: its curated gloss, its official-terms

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import tomllib
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -35,7 +36,7 @@ class CardFacts:
     warnings: list[str] = field(default_factory=list)
 
 
-def _properties(entry: dict[str, Any], rules: set[str]) -> list[CardProperty]:
+def _properties(entry: dict[str, Any], rules: Collection[str]) -> list[CardProperty]:
     """A card's fields and properties, each citing the corpus rule that supports it (else the
     printed text)."""
     supported: dict[str, str] = {}
@@ -75,7 +76,7 @@ def _matches(match: dict[str, Any], fields: dict[str, str], props: set[str]) -> 
     return True
 
 
-def extract_card_facts(card_ids: set[str], rule_ids: set[str], games: set[str]) -> CardFacts:
+def extract_card_facts(card_ids: set[str], rule_ids: Collection[str], games: set[str]) -> CardFacts:
     """Card properties of the cards the corpus has, and the classes of the corpus's games."""
     data = card_facts_data()
     out = CardFacts()

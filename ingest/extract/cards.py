@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -49,7 +50,7 @@ def _is_card_name(phrase: str, patterns: list[re.Pattern[str]], max_words: int) 
     return detect_language(phrase).lang in ("en", "und") and any(ch.isalpha() for ch in phrase)
 
 
-def quoted_names(documents: list[DocumentResult]) -> tuple[list[tuple[str, str]], list[str]]:
+def quoted_names(documents: Sequence[DocumentResult]) -> tuple[list[tuple[str, str]], list[str]]:
     """(game, name) of quoted card names in document order, and lower-case variants seen."""
     data = cards_data()["quotes"]
     patterns = [re.compile(p) for p in data["not_cards"]]
@@ -79,7 +80,7 @@ def _alias_pattern(aliases: list[str], *, ignore_case: bool) -> re.Pattern[str] 
     )
 
 
-def extract_cards(documents: list[DocumentResult], games: set[str] | None = None) -> CardResult:
+def extract_cards(documents: Sequence[DocumentResult], games: set[str] | None = None) -> CardResult:
     data = cards_data()
     result = CardResult()
     by_key: dict[tuple[str, str], Card] = {}
@@ -120,7 +121,7 @@ def extract_cards(documents: list[DocumentResult], games: set[str] | None = None
     return result
 
 
-def _mentions(documents: list[DocumentResult], result: CardResult) -> dict[str, list[str]]:
+def _mentions(documents: Sequence[DocumentResult], result: CardResult) -> dict[str, list[str]]:
     """Card ids each rule names, in order of first mention."""
     game_of = {c.id: c.game for c in result.cards}
     mentions: dict[str, list[str]] = {}
@@ -161,7 +162,9 @@ def _mentions(documents: list[DocumentResult], result: CardResult) -> dict[str, 
     return mentions
 
 
-def _facts(documents: list[DocumentResult], result: CardResult, add_card: Any) -> list[CardFact]:
+def _facts(
+    documents: Sequence[DocumentResult], result: CardResult, add_card: Any
+) -> list[CardFact]:
     """Card data from runs of ``Label: value`` rules around an ``English name:`` line."""
     fields = [(f["field"], re.compile(f["pattern"])) for f in cards_data().get("card_fields", [])]
 

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .. import spill
 from ..glossary import Finder, Glossary, Rendering
 from ..records import (
     CardAlias,
@@ -125,7 +126,7 @@ def _property_classes() -> dict[tuple[str, str], dict[str, Any]]:
     return {(p["key"], p["value"]): p for p in timing_data()["properties"]}
 
 
-def _from_properties(ctx: _Context, props: list[TimingProperty], rules: dict[str, Rule]) -> None:
+def _from_properties(ctx: _Context, props: list[TimingProperty], rules: Mapping[str, Rule]) -> None:
     """What the timing graph says may or may not be activated at a moment, per card class."""
     curated = _property_classes()
     activates = {n["id"]: n.get("activates", "") for n in timing_data()["nodes"]}
@@ -231,7 +232,7 @@ def _from_lists(ctx: _Context, rules: list[Rule]) -> None:
 
 
 def _from_examples(ctx: _Context, rulings: list[Ruling], steps: list[RulingStep],
-                   rules: dict[str, Rule]) -> None:  # fmt: skip
+                   rules: Mapping[str, Rule]) -> None:  # fmt: skip
     """A card activated in a worked example could be activated at the example's moment."""
     moment = {r.id: r.timing for r in rulings if r.kind == "example" and r.timing}
     for step in steps:
@@ -395,7 +396,7 @@ def _from_clauses(ctx: _Context, rule: Rule) -> None:
 
 
 def extract_facts(
-    documents: list[DocumentResult],
+    documents: Sequence[DocumentResult],
     glossary: Glossary,
     rule_node: dict[str, str],
     nodes: list[TimingNode],
@@ -421,7 +422,7 @@ def extract_facts(
         _Names(sorted(card_names, key=lambda x: (-len(x[0]), x))),
         _Names(sorted(class_names, key=lambda x: (-len(x[0]), x))),
     )
-    rules = {r.id: r for d in documents for r in d.rules}
+    rules = spill.view(documents).rules
     _from_properties(ctx, properties, rules)
     yield from _taken(ctx)
     other = read_as or {}

@@ -15,9 +15,10 @@ of that term (``奇能`` of "ability"), with the translation's provenance, not a
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
+from .. import spill
 from ..glossary import Rendering, Term
 from ..outline import slugify
 from ..records import DocumentResult, Link
@@ -27,14 +28,15 @@ _SOURCE = {"en": "en", "vi": "vi", "zh": "zh"}
 
 
 def document_terms(
-    documents: list[DocumentResult], superseded: dict[str, str], links: Iterable[Link] = ()
+    documents: Sequence[DocumentResult], superseded: dict[str, str], links: Iterable[Link] = ()
 ) -> list[Term]:
     """The terms every glossary section of the corpus defines, current versions first, with
     the renderings their translations' glossaries give (``links``: the alignment's)."""
+    docs = spill.view(documents)
     ordered = sorted(
-        documents, key=lambda d: (d.doc.doc_id in superseded, d.doc.translation_of is not None)
+        docs.heads, key=lambda d: (d.doc.doc_id in superseded, d.doc.translation_of is not None)
     )
-    rules = {r.id: r for d in documents for r in d.rules}
+    rules = docs.rules
     translates = {
         t: link.source_ids[0]
         for link in links
@@ -44,7 +46,7 @@ def document_terms(
     }
     terms: dict[str, Term] = {}
     renderings: dict[str, list[Rendering]] = defaultdict(list)
-    for d in ordered:
+    for d in (docs.by_id(h.doc.doc_id) for h in ordered):
         game = d.doc.spec.game
         for rule in d.rules:
             if rule.kind != "term" or not rule.title:

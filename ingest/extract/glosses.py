@@ -9,13 +9,16 @@ another text.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Sequence
 from importlib import resources
 
+from .. import spill
 from ..records import DocumentResult, Gloss
 
 
-def extract_glosses(documents: list[DocumentResult]) -> tuple[list[Gloss], list[str]]:
-    rules = {r.id: r for d in documents for r in d.rules}
+def extract_glosses(documents: Sequence[DocumentResult]) -> tuple[list[Gloss], list[str]]:
+    docs = spill.view(documents)
+    rules = docs.rules
     folder = resources.files("ingest").joinpath("data/glosses")
     glosses: list[Gloss] = []
     warnings: list[str] = []
@@ -27,7 +30,7 @@ def extract_glosses(documents: list[DocumentResult]) -> tuple[list[Gloss], list[
             rule = rules.get(entry["rule"])
             start = entry.get("source_start", "")
             if rule is None or not rule.text.startswith(start):
-                if any(d.doc.doc_id == entry["rule"].split(":")[0] for d in documents):
+                if docs.has(entry["rule"].split(":")[0]):
                     warnings.append(
                         f"glosses/{path.name}: {entry['rule']}: no rule with that id and text "
                         "(the document changed?); gloss left out"

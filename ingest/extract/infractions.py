@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import cache
 from importlib import resources
@@ -151,7 +151,7 @@ def infraction(rule: Rule, sections: dict[str, Section], lang: str) -> Infractio
 
 
 def extract_infractions(
-    documents: list[DocumentResult], links: Iterable[Link] = ()
+    documents: Sequence[DocumentResult], links: Iterable[Link] = ()
 ) -> list[Infraction]:
     """Every infraction of the corpus, a translation's naming the infraction it renders."""
     found: dict[str, Infraction] = {}

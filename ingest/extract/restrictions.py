@@ -9,6 +9,7 @@ renderings; each name is kept as written and linked to a card when an alias reso
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from ..glossary import Glossary
 from ..records import DocumentResult, Restriction
@@ -35,7 +36,7 @@ def _clean(name: str) -> str:
 
 
 def extract_restrictions(
-    documents: list[DocumentResult], glossary: Glossary, resolve: dict[str, str]
+    documents: Sequence[DocumentResult], glossary: Glossary, resolve: dict[str, str]
 ) -> list[Restriction]:
     """Rows of every restriction list; ``resolve`` maps a case-folded alias to a card id."""
     lines = {

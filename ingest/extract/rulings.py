@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -75,7 +76,7 @@ def _owners(steps: list[RulingStep]) -> dict[str, set[str]]:
 
 
 def extract_rulings(
-    documents: list[DocumentResult],
+    documents: Sequence[DocumentResult],
     mentions: dict[str, list[str]],
     rule_node: dict[str, str],
     aliases: list[tuple[str, str]],

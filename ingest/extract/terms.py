@@ -10,6 +10,7 @@ official terms and card names; the raw text stays as it is.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from ..glossary import Glossary, Rendering
 from ..records import CardAlias, DocumentResult, Reading, TermCount
@@ -27,7 +28,7 @@ def _renderings_for(d: DocumentResult, glossary: Glossary) -> list[Rendering]:
     return found
 
 
-def count_terms(documents: list[DocumentResult], glossary: Glossary) -> list[TermCount]:
+def count_terms(documents: Sequence[DocumentResult], glossary: Glossary) -> list[TermCount]:
     counts: list[TermCount] = []
     for d in documents:
         renderings = _renderings_for(d, glossary)
@@ -49,7 +50,7 @@ def _match_case(original: str, replacement: str) -> str:
 
 
 def readings(
-    documents: list[DocumentResult],
+    documents: Sequence[DocumentResult],
     glossary: Glossary,
     aliases: list[CardAlias],
     names: dict[str, str],

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import tomllib
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -111,7 +112,9 @@ def _named_within(title: str, keys: dict[str, list[TimingNode]]) -> list[TimingN
     return found
 
 
-def build_timing(documents: list[DocumentResult], games: set[str] | None = None) -> TimingResult:
+def build_timing(
+    documents: Sequence[DocumentResult], games: set[str] | None = None
+) -> TimingResult:
     result = TimingResult(nodes=[n for n in load_nodes() if games is None or n.game in games])
     keys: dict[str, list[TimingNode]] = {}
     for node in result.nodes:
@@ -206,7 +209,9 @@ def _property_patterns() -> list[tuple[dict[str, Any], re.Pattern[str]]]:
     ]
 
 
-def _properties(documents: list[DocumentResult], rule_node: dict[str, str]) -> list[TimingProperty]:
+def _properties(
+    documents: Sequence[DocumentResult], rule_node: dict[str, str]
+) -> list[TimingProperty]:
     found: list[TimingProperty] = []
     seen: set[tuple[str, str, str, str]] = set()
     for d in documents:

@@ -81,4 +81,12 @@ def write_glossary(db: sqlite_utils.Database, result: PipelineResult) -> None:
     insert_records(db, "term_renderings", (r for term in terms for r in term.renderings))
     insert_records(db, "term_counts", result.knowledge.term_counts)
     insert_records(db, "readings", result.knowledge.readings)
-    insert_records(db, "rule_references", (x for d in result.documents for x in d.references))
+    insert_records(
+        db,
+        "rule_references",
+        (
+            x
+            for d in result.documents
+            for x in (*d.references, *result.term_mentions.get(d.doc.doc_id, []))
+        ),
+    )
