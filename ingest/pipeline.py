@@ -46,9 +46,8 @@ from .records import (
     Infraction,
     Link,
     RawText,
-    Reference,
 )
-from .references import document_references, term_references
+from .references import TermMentions, document_references
 from .segment import segment
 from .spill import Documents
 from .structure import structure_warnings
@@ -76,8 +75,8 @@ class PipelineResult:
     languages: tuple[Language, ...] = field(default_factory=packaged)
     superseded: dict[str, str] = field(default_factory=dict)  # old version -> newest
     infractions: list[Infraction] = field(default_factory=list)  # of penalty guidelines
-    # Per document, where its rules mention the rulebooks' own glossary terms.
-    term_mentions: dict[str, list[Reference]] = field(default_factory=dict)
+    # Where a document's rules mention the rulebooks' own glossary terms.
+    term_mentions: TermMentions = field(default_factory=lambda: TermMentions([]))
 
 
 def clean_vocabulary(docs: list[DocText]) -> tuple[frozenset[str], frozenset[str]]:
@@ -238,7 +237,7 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
     result.superseded = superseded(result.documents)
     say("read the rulebooks' own glossaries")
     result.terms = document_terms(result.documents, result.superseded, result.links)
-    result.term_mentions = term_references(result.documents, result.terms)
+    result.term_mentions = TermMentions(result.terms)
     say("read the infractions of penalty guidelines")
     result.infractions = extract_infractions(result.documents, result.links)
     say("extract timing graph, cards, rulings, restriction lists, glossary")

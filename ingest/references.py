@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 from .glossary import Finder, Term
 from .layout import reference_numbers
@@ -69,24 +68,25 @@ def document_references(result: DocumentResult, links: Links) -> list[Reference]
     return out
 
 
-def term_references(
-    documents: Sequence[DocumentResult], terms: list[Term]
-) -> dict[str, list[Reference]]:
-    """Per document, the first mention of each of its game's own glossary terms in each rule."""
-    by_game: dict[str, list[Term]] = {}
-    for term in terms:
-        if term.rule is not None:
-            by_game.setdefault(term.game, []).append(term)
-    finders = {game: _TermFinder(game_terms) for game, game_terms in by_game.items()}
-    defined_by = {t.rule: t.id for t in terms if t.rule}
-    out: dict[str, list[Reference]] = {}
-    for d in documents:
-        finder = finders.get(d.doc.spec.game)
+class TermMentions:
+    """Per document, the first mention of each of its game's own glossary terms in each rule;
+    asked one document at a time, as the build writes it."""
+
+    def __init__(self, terms: list[Term]) -> None:
+        by_game: dict[str, list[Term]] = {}
+        for term in terms:
+            if term.rule is not None:
+                by_game.setdefault(term.game, []).append(term)
+        self._finders = {game: _TermFinder(game_terms) for game, game_terms in by_game.items()}
+        self._defined_by = {t.rule: t.id for t in terms if t.rule}
+
+    def of(self, d: DocumentResult) -> list[Reference]:
+        finder = self._finders.get(d.doc.spec.game)
         if finder is None:
-            continue
+            return []
         found: list[Reference] = []
         for rule in d.rules:
-            seen: set[str] = {defined_by.get(rule.id, "")}
+            seen: set[str] = {self._defined_by.get(rule.id, "")}
             for term_id, start, end in finder.find(rule.text):
                 if term_id in seen:
                     continue
@@ -96,8 +96,7 @@ def term_references(
                         rule.id, "term", rule.text[start:end], start, end, target_term=term_id
                     )
                 )
-        out[d.doc.doc_id] = found
-    return out
+        return found
 
 
 class _TermFinder:

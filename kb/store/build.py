@@ -7,7 +7,8 @@ from collections import Counter
 from pathlib import Path
 
 from ingest.errors import IngestError
-from ingest.pipeline import run_pipeline
+from ingest.pipeline import PipelineResult, run_pipeline
+from ingest.spill import Documents
 
 from .. import embed
 from ..types import BuildSummary
@@ -38,6 +39,23 @@ def build(
     started = time.perf_counter()
     cleaned = prepare_target(db_path)
     result = run_pipeline(corpus, progress)
+    try:
+        return _write(result, db_path, progress, strict, spec, started, cleaned)
+    finally:
+        if isinstance(result.documents, Documents):
+            result.documents.close()  # its temporary file, now rather than at collection
+
+
+def _write(
+    result: PipelineResult,
+    db_path: Path,
+    progress: Progress | None,
+    strict: bool,
+    spec: str,
+    started: float,
+    cleaned: list[str],
+) -> BuildSummary:
+    corpus = result.corpus
     if not any(d.rules for d in result.documents):
         raise IngestError(str(corpus), "no rules found in any document")
     if strict and result.warnings:

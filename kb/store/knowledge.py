@@ -84,9 +84,5 @@ def write_glossary(db: sqlite_utils.Database, result: PipelineResult) -> None:
     insert_records(
         db,
         "rule_references",
-        (
-            x
-            for d in result.documents
-            for x in (*d.references, *result.term_mentions.get(d.doc.doc_id, []))
-        ),
+        (x for d in result.documents for x in (*d.references, *result.term_mentions.of(d))),
     )
