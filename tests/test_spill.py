@@ -1,0 +1,71 @@
+"""The build's processed documents wait on disk (ingest/spill.py): every stage must read them
+exactly as it read the same documents held in a list."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ingest import spill
+from ingest.align import align_corpus
+from ingest.extract import extract_knowledge
+from ingest.glossary import load_glossary
+from ingest.pipeline import run_pipeline
+from ingest.spill import Documents
+
+
+@pytest.fixture
+def spilled(small_corpus: Path) -> Documents:
+    documents = run_pipeline(small_corpus).documents
+    assert isinstance(documents, Documents)
+    return documents
+
+
+def test_spilled_documents_read_back_whole_and_in_order(spilled: Documents) -> None:
+    listed = list(spilled)
+    assert len(listed) == len(spilled) >= 6  # two originals, each with two translations
+    assert [d.doc.doc_id for d in listed] == [h.doc.doc_id for h in spilled.heads]
+    assert all(d.rules and d.sections for d in listed)
+    # A head says what a document is, not what it holds.
+    assert all(not h.rules and not h.sections for h in spilled.heads)
+    assert [h.numbering for h in spilled.heads] == [d.numbering for d in listed]
+    assert spilled[-1] == listed[-1] and spilled[1:3] == listed[1:3]
+    with pytest.raises(IndexError):
+        spilled[len(spilled)]
+
+
+def test_documents_pushed_out_of_memory_load_again_unchanged(
+    spilled: Documents, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = [spilled[i] for i in range(len(spilled))]
+    monkeypatch.setattr(spill, "CACHE_BYTES", 1)  # keep one document loaded at a time
+    for i in reversed(range(len(spilled))):
+        assert spilled[i] == first[i]
+    rule = first[0].rules[3]
+    assert spilled.rules[rule.id] == rule
+    assert spilled.by_id(first[-1].doc.doc_id) == first[-1]
+
+
+def test_rules_are_found_by_id_across_documents(spilled: Documents) -> None:
+    every = [r for d in spilled for r in d.rules]
+    assert len(spilled.rules) == len(every)
+    assert all(spilled.rules[r.id] == r for r in every[::7])
+    assert None not in spilled.rules  # a question, as with a dict
+    assert "no-such-document:1.1" not in spilled.rules
+    with pytest.raises(KeyError):
+        spilled.rules[f"{every[0].document}:no-such-rule"]
+
+
+def test_stages_give_the_same_result_from_disk_as_from_a_list(spilled: Documents) -> None:
+    listed = list(spilled)
+    glossary = load_glossary()
+    links, checks = align_corpus(spilled, glossary)
+    assert links and (links, checks) == align_corpus(listed, glossary)
+    games = {h.doc.spec.game for h in spilled.heads}
+    on_disk = extract_knowledge(spilled, glossary, games)
+    in_memory = extract_knowledge(listed, glossary, games)
+    facts = list(on_disk.facts_)
+    assert facts and facts == list(in_memory.facts_)
+    assert on_disk.timing.rules and on_disk.timing == in_memory.timing
+    assert on_disk.cards == in_memory.cards and on_disk.term_counts == in_memory.term_counts
