@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Game:
     id: str
     name: str
@@ -19,7 +19,7 @@ class Game:
     keywords: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HeadingHint:
     """A curated outline hint from the manifest: lines matching ``pattern`` are headings."""
 
@@ -30,7 +30,7 @@ class HeadingHint:
     insert_title: str = ""  # a heading with this title is inserted before the matching line
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class VariantSpec:
     """A translation block inside a file, introduced by a marker line."""
 
@@ -42,7 +42,7 @@ class VariantSpec:
     title: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DocumentSpec:
     """What the manifest (or detection, for undescribed files) says about one file."""
 
@@ -74,7 +74,7 @@ class DocumentSpec:
     described: bool = True
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RawText:
     """A file decoded to text, before any repair."""
 
@@ -86,7 +86,7 @@ class RawText:
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Mark:
     """The structure a markup parser (ingest/markup) found for one line of a Markdown,
     reStructuredText or HTML source; plain text lines have none and are segmented by layout.
@@ -103,7 +103,7 @@ class Mark:
     links: tuple[tuple[str, str], ...] = ()  # (the link's words, its target) in the text
 
 
-@dataclass
+@dataclass(slots=True)
 class Line:
     """One line of text with the source line number it came from.
 
@@ -120,7 +120,7 @@ class Line:
     end: int | None = None  # the last source line, when wrapped lines were joined into this one
 
 
-@dataclass
+@dataclass(slots=True)
 class DocText:
     """The text of one document (an original or a translation variant) as lines."""
 
@@ -136,7 +136,7 @@ class DocText:
     raw: RawText
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Repair:
     """One change made by a normalization rule, kept so a translator can audit it."""
 
@@ -147,7 +147,7 @@ class Repair:
     after: str
 
 
-@dataclass
+@dataclass(slots=True)
 class Block:
     """A segment of a document: a heading, paragraph, bullet, numbered rule, example..."""
 
@@ -168,7 +168,7 @@ class Block:
     links: tuple[tuple[str, str], ...] = ()  # (words, target) of the links in the text
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Duplicate:
     """A stretch of text dropped because the same text is kept elsewhere."""
 
@@ -181,7 +181,7 @@ class Duplicate:
     chars: int
 
 
-@dataclass
+@dataclass(slots=True)
 class Section:
     id: str
     document: str
@@ -202,7 +202,7 @@ class Section:
     anchor: str = ""
 
 
-@dataclass
+@dataclass(slots=True)
 class Rule:
     id: str
     document: str
@@ -224,7 +224,7 @@ class Rule:
     line_end: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Reference:
     """A cross-reference in a rule's text, resolved to what it names: a rule ("see rule
     702.19", "[1.3.2a]", "Article 4"), a section ("section 102", a Markdown ``[Timing](#timing)``
@@ -244,7 +244,7 @@ class Reference:
     target_term: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class DocumentResult:
     """Everything the pipeline learned about one document."""
 
@@ -259,7 +259,7 @@ class DocumentResult:
     references: list[Reference] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Link:
     """An alignment link between rules of a source document and of its translation.
 
@@ -275,7 +275,7 @@ class Link:
     method: str  # how the link was found, e.g. "dp:anchors+length", "dp:length"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Check:
     """A translation check finding on an aligned pair (or on a whole variant)."""
 
@@ -288,7 +288,7 @@ class Check:
     term: str | None = None  # glossary term id, for terminology checks
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Change:
     """How one rule changed between two versions of a document (old -> new)."""
 
@@ -302,7 +302,7 @@ class Change:
 
 
 # ---- Structured knowledge (ingest/extract) ---------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TimingNode:
     id: str
     tree: str  # "<game>/<ruleset>", ruleset "*" for every ruleset of the game
@@ -316,7 +316,7 @@ class TimingNode:
     en: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TimingName:
     node: str
     lang: str
@@ -325,14 +325,14 @@ class TimingName:
     section: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TimingRule:
     node: str
     rule: str
     relation: str  # "in" (the rule is in the node's section), "titled" (the rule is titled so)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TimingProperty:
     node: str
     key: str
@@ -341,7 +341,7 @@ class TimingProperty:
     rule: str  # the rule that states it
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Card:
     id: str
     game: str
@@ -351,7 +351,7 @@ class Card:
     notes: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CardAlias:
     card: str
     alias: str
@@ -359,7 +359,7 @@ class CardAlias:
     kind: str  # "name", "case" (case variant seen in the text), "en_mt", "zh", "ja", "alias"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CardFact:
     card: str
     field: str
@@ -367,7 +367,7 @@ class CardFact:
     rule: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Ruling:
     id: str  # the id of the rule it is
     card_ids: tuple[str, ...]
@@ -378,7 +378,7 @@ class Ruling:
     answer: str  # what the source rules
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RulingStep:
     ruling: str
     ord: int
@@ -388,7 +388,7 @@ class RulingStep:
     cards: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Restriction:
     list: str  # "DM5", "DM6", "DMI"
     status: str  # "limited", "semi-limited", "forbidden"
@@ -398,7 +398,7 @@ class Restriction:
     rule: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TermCount:
     term: str
     document: str
@@ -409,7 +409,7 @@ class TermCount:
     count: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Reading:
     rule: str
     text: str
@@ -417,7 +417,7 @@ class Reading:
 
 
 # ---- Tournament policy (ingest/extract/infractions.py) ---------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Infraction:
     """An infraction of penalty guidelines ("2.1 Missed Trigger"): what it is and how a judge
     corrects it, read from the numbered rule that states it (``rule``, its id too).
@@ -444,7 +444,7 @@ class Infraction:
 
 
 # ---- Typed facts for verdicts (ingest/extract/cardfacts.py, ingest/extract/statements.py) -----
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CardProperty:
     """What a card is (kind, subtype, spell speed) or does (a property the rules test for)."""
 
@@ -455,7 +455,7 @@ class CardProperty:
     printed: str  # the printed card text it rests on (a public fact), when no rule states it
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CardClass:
     """A class of cards the rules talk about ("Counter Trap", "effects that change ATK/DEF")."""
 
@@ -465,7 +465,7 @@ class CardClass:
     match: str  # JSON: the card fields every member has (data/card_facts.toml [[classes]])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ClassName:
     """A name of a card class in one language, as rules and judges write it."""
 
@@ -474,13 +474,13 @@ class ClassName:
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ClassMember:
     cls: str
     card: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Fact:
     """A typed, citable statement of a rule: who may do what, when, how many, what follows.
 
@@ -516,7 +516,7 @@ class Fact:
     limits: str = ""  # statement: the exception words of its clause ("unless", "except")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Gloss:
     """A curated reading of a rule in another language (data/glosses/), stored as a
     translation of the rule with its own provenance: a community gloss, not official."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sqlite3
 import tomllib
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -403,7 +404,7 @@ def numbered_document(
 ) -> DocumentResult:
     """A numbered document from (number, text) pairs, all in one section."""
     result = document(doc_id, lang, [text for _, text in rules], translation_of)
-    result.doc = DocText(**{**result.doc.__dict__, "variant": "original"})
+    result.doc = replace(result.doc, variant="original")
     for rule, (number, _) in zip(result.rules, rules, strict=True):
         rule.id, rule.number, rule.kind = f"{doc_id}:{number}", number, "rule"
     result.numbering = "dotted"
