@@ -21,7 +21,7 @@ from typing import overload
 
 from .records import DocumentResult, Rule
 
-CACHE_BYTES = 8_000_000
+CACHE_BYTES = 4_000_000
 """Documents kept loaded, by the size of their pickles (about a fifth of what they take
 loaded): the most recently read, so that a source and its translations, or a rule lookup
 going back and forth between them, load each once."""

@@ -110,42 +110,60 @@ def write_vectors(
 ) -> dict[str, int]:
     """Embed every rule into ``vectors`` with ``model`` (cached texts taken as they are;
     ``embedder()`` loads the model only when some text is new); counts of how many came from
-    the previous database, the shipped cache, and the model."""
+    the previous database, the shipped cache, and the model. Rows are written as they are
+    found or embedded, a batch at a time: a large corpus's vectors are never all in memory."""
     say = say or (lambda _m: None)
     known = previous_vectors(previous, model)
     shipped = read_cache(cache_file(model))
-    rows: list[tuple[int, str, str, float, bytes]] = []
-    missing: list[tuple[int, str, str, str]] = []
     counts = {"previous": 0, "shipped": 0, "embedded": 0}
+    insert = "INSERT INTO vectors (seq, game, hash, scale, vector) VALUES (?, ?, ?, ?, ?)"
+    found_rows: list[tuple[int, str, str, float, bytes]] = []
+    missing: list[tuple[int, str, str, str]] = []
+    new = sum(
+        1
+        for _, _, text in _passages(conn)
+        if (key := text_hash(model, text)) not in known and key not in shipped
+    )
+    loaded = embedder() if new else None
+    if new:
+        say(f"embed {new} new passages with {model}")
+
+    def embed_missing() -> None:
+        assert loaded is not None
+        vectors = loaded.passages([t for *_, t in missing])
+        conn.executemany(
+            insert,
+            [
+                (seq, game, key, *quantize(vector))
+                for (seq, game, key, _), vector in zip(missing, vectors, strict=True)
+            ],
+        )
+        counts["embedded"] += len(missing)
+        if counts["embedded"] % (BATCH * 8) == 0 or counts["embedded"] == new:
+            say(f"  embedded {counts['embedded']}/{new}")
+        missing.clear()
+
     for seq, game, text in _passages(conn):
         key = text_hash(model, text)
-        found = known.get(key)
+        cached = known.get(key)
         source = "previous"
-        if found is None:
-            found, source = shipped.get(key), "shipped"
-        if found is None:
+        if cached is None:
+            cached, source = shipped.get(key), "shipped"
+        if cached is None:
             missing.append((seq, game, key, text))
+            if len(missing) == BATCH:
+                embed_missing()
             continue
         counts[source] += 1
-        rows.append((seq, game, key, *found))
-    loaded = embedder() if missing else None
+        found_rows.append((seq, game, key, *cached))
+        if len(found_rows) == 1000:
+            conn.executemany(insert, found_rows)
+            found_rows.clear()
     if missing:
-        say(f"embed {len(missing)} new passages with {model}")
-    for start in range(0, len(missing), BATCH):
-        batch = missing[start : start + BATCH]
-        for (seq, game, key, _), vector in zip(
-            batch, loaded.passages([t for *_, t in batch]) if loaded else [], strict=True
-        ):
-            rows.append((seq, game, key, *quantize(vector)))
-        done = min(start + BATCH, len(missing))
-        if done % (BATCH * 8) == 0 or done == len(missing):
-            say(f"  embedded {done}/{len(missing)}")
-    counts["embedded"] = len(missing)
-    conn.executemany(
-        "INSERT INTO vectors (seq, game, hash, scale, vector) VALUES (?, ?, ?, ?, ?)", rows
-    )
+        embed_missing()
+    conn.executemany(insert, found_rows)
     conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('vectors_model', ?)", (model,))
-    _write_index(conn, model, sorted(rows))
+    _write_index(conn, model)
     return counts
 
 
@@ -154,25 +172,25 @@ def write_vectors(
 PART_VECTORS = 2048
 
 
-def _write_index(
-    conn: sqlite3.Connection, model: str, rows: list[tuple[int, str, str, float, bytes]]
-) -> None:
+def _write_index(conn: sqlite3.Connection, model: str) -> None:
     """Every vector in a few rows (``vector_index``): a question reads the whole matrix with
-    one query instead of a row per passage."""
-    games = sorted({game for _, game, *_ in rows})
-    for part, at in enumerate(range(0, len(rows), PART_VECTORS)):
-        chunk = rows[at : at + PART_VECTORS]
+    one query instead of a row per passage. Read back from ``vectors`` a part at a time."""
+    games = [g for (g,) in conn.execute("SELECT DISTINCT game FROM vectors ORDER BY game")]
+    rows = conn.execute("SELECT seq, game, scale, vector FROM vectors ORDER BY seq")
+    part = 0
+    while chunk := rows.fetchmany(PART_VECTORS):
         conn.execute(
             "INSERT INTO vector_index (part, model, dim, seqs, games, game_of, scales, matrix) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 part,
                 model,
-                len(chunk[0][4]),
+                len(chunk[0][3]),
                 array.array("i", (r[0] for r in chunk)).tobytes(),
                 json.dumps(games),
                 array.array("B", (games.index(r[1]) for r in chunk)).tobytes(),
-                array.array("f", (r[3] for r in chunk)).tobytes(),
-                b"".join(r[4] for r in chunk),
+                array.array("f", (r[2] for r in chunk)).tobytes(),
+                b"".join(r[3] for r in chunk),
             ),
         )
+        part += 1
