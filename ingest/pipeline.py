@@ -10,7 +10,12 @@
     -> structure warnings
 
 Each stage is a function of the previous stage's records, and ``validate`` checks the records
-between stages. Nothing here writes to disk.
+between stages. Nothing here writes to the database.
+
+The build's memory does not grow with the corpus's size: the files are read one at a time
+(twice: once for the clean vocabulary), each processed document waits in a temporary file
+(ingest/spill.py) until a cross-document stage loads it, and the largest outputs (typed
+facts, version changes, term mentions) are produced while kb/store writes them.
 """
 
 from __future__ import annotations
