@@ -124,7 +124,7 @@ def learn(paired: Iterable[tuple[frozenset[str], frozenset[str]]]) -> Lexicon:
     # Counted one source word at a time (over the paired rules it occurs in), keeping only the
     # pairs strong enough to be taken: all co-occurring pairs at once would take hundreds of
     # megabytes on a large corpus.
-    holding: dict[int, list[int]] = defaultdict(list)
+    holding: dict[int, array[int]] = defaultdict(lambda: array("i"))
     for row, (source_ids, _target_ids) in enumerate(pairs):
         for w in source_ids:
             if w in useful_source:
