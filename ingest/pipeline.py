@@ -67,8 +67,8 @@ _ENGLISH_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
 class PipelineResult:
     corpus: Path
     games: list[Game]
-    # Processed documents, on disk until a stage reads one (ingest/spill.py).
-    documents: Sequence[DocumentResult] = field(default_factory=Documents)
+    # Processed documents; run_pipeline's wait on disk until a stage reads one (ingest/spill.py).
+    documents: Sequence[DocumentResult] = field(default_factory=list)
     sources: list[tuple[DocumentSpec, RawText]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)

@@ -22,9 +22,10 @@ from typing import overload
 from .records import DocumentResult, Rule
 
 CACHE_BYTES = 4_000_000
-"""Documents kept loaded, by the size of their pickles (about a fifth of what they take
-loaded): the most recently read, so that a source and its translations, or a rule lookup
-going back and forth between them, load each once."""
+"""Documents kept loaded, by the size of their pickles (a document loaded takes about three
+times its pickle): the most recently read, so that a source and its translations, or a rule
+lookup going back and forth between them, load each once. Stages after processing never
+change a document, so a document loaded again is the same."""
 
 
 def head(result: DocumentResult) -> DocumentResult:

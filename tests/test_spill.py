@@ -3,6 +3,7 @@ exactly as it read the same documents held in a list."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,10 +17,11 @@ from ingest.spill import Documents
 
 
 @pytest.fixture
-def spilled(small_corpus: Path) -> Documents:
+def spilled(small_corpus: Path) -> Iterator[Documents]:
     documents = run_pipeline(small_corpus).documents
     assert isinstance(documents, Documents)
-    return documents
+    yield documents
+    documents.close()
 
 
 def test_spilled_documents_read_back_whole_and_in_order(spilled: Documents) -> None:
