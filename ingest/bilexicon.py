@@ -22,6 +22,7 @@ from array import array
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from .text import CJK_RUN, cjk_bigrams, plural_key, words
@@ -34,6 +35,11 @@ MIN_PAIRS = 2
 """Paired rules a word pair must share to be learned."""
 COMMON_SHARE = 0.3
 """Words in more than this share of the rules are left out."""
+MAX_PAIRS = 20_000
+"""Paired rules learned from, at most (the first, in corpus order): a word list needs a sample,
+not the whole of a large corpus, and the build's memory must not grow with it. The bundled
+corpus's English-Chinese rulebooks give about 370 (the 100x corpus of bench/make_big_corpus.py
+37,000)."""
 
 
 def tokens(text: str) -> frozenset[str]:
@@ -103,7 +109,7 @@ def learn(paired: Iterable[tuple[frozenset[str], frozenset[str]]]) -> Lexicon:
     # The paired rules of a large corpus are many: each is held as two arrays of word numbers.
     number: dict[str, int] = {}
     pairs: list[tuple[array[int], array[int]]] = []
-    for source, target in paired:
+    for source, target in islice(paired, MAX_PAIRS):
         pairs.append(
             (
                 array("i", (number.setdefault(w, len(number)) for w in source)),
