@@ -10,6 +10,7 @@ import pytest
 
 from ingest import spill
 from ingest.align import align_corpus
+from ingest.errors import IngestError
 from ingest.extract import extract_knowledge
 from ingest.glossary import load_glossary
 from ingest.pipeline import run_pipeline
@@ -71,3 +72,17 @@ def test_stages_give_the_same_result_from_disk_as_from_a_list(spilled: Documents
     assert facts and facts == list(in_memory.facts_)
     assert on_disk.timing.rules and on_disk.timing == in_memory.timing
     assert on_disk.cards == in_memory.cards and on_disk.term_counts == in_memory.term_counts
+
+
+def test_a_file_changed_between_the_two_reads_is_refused_by_name(small_corpus: Path) -> None:
+    first, last = sorted(p for p in small_corpus.iterdir() if p.suffix == ".txt")
+
+    def edit_the_first_when_the_last_is_read(message: str) -> None:
+        if message == f"read {last.name}":  # the first file was read once, not yet twice
+            first.write_text(first.read_text(encoding="utf-8") + "\nOne more line.\n")
+
+    with pytest.raises(IngestError) as caught:
+        run_pipeline(small_corpus, edit_the_first_when_the_last_is_read)
+    assert caught.value.file == first.name and "changed while the build read it" in str(
+        caught.value
+    )
