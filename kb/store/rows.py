@@ -50,11 +50,14 @@ def insert_records(
 def insert_rows(db: sqlite_utils.Database, name: str, rows: Iterable[dict[str, Any]]) -> None:
     """Insert dict rows into table ``name``; each must have exactly the declared columns."""
     columns = schema.TABLES[name].columns.keys()
-    checked = list(rows)
-    for row in checked:
-        if row.keys() != columns:
-            raise ValueError(f"{name} row has columns {sorted(row)}, not {sorted(columns)}")
-    db.table(name).insert_all(checked)
+
+    def checked() -> Iterator[dict[str, Any]]:  # as they come: a table may have millions
+        for row in rows:
+            if row.keys() != columns:
+                raise ValueError(f"{name} row has columns {sorted(row)}, not {sorted(columns)}")
+            yield row
+
+    db.table(name).insert_all(checked())
 
 
 def numbered(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
