@@ -650,11 +650,14 @@ def align_corpus(
     def loaded(source: DocumentResult, target: DocumentResult) -> tuple[DocumentResult, ...]:
         return docs.by_id(source.doc.doc_id), docs.by_id(target.doc.doc_id)
 
+    def side_of(d: DocumentResult) -> Side:
+        return side(d, reading_order(d))
+
     def numbered_sides(languages: tuple[str, str]) -> Iterator[tuple[Side, Side]]:
         for s, t in pairs:
             if numbered(s, t) and (s.doc.lang, t.doc.lang) == languages:
                 source, target = loaded(s, t)
-                yield side(source, reading_order(source)), side(target, reading_order(target))
+                yield side_of(source), side_of(target)
 
     lexicons = {
         languages: learn_lexicon(partial(numbered_sides, languages))
@@ -670,8 +673,7 @@ def align_corpus(
         tgt = prepare_units(target, glossary, glossary_forms(glossary, target.doc.lang, game))
         _keep_shared_words(src, tgt)
         lexicon = lexicons[(source.doc.lang, target.doc.lang)]
-        src_side = side(source, reading_order(source))
-        tgt_side = side(target, reading_order(target))
+        src_side, tgt_side = side_of(source), side_of(target)
         likeness = words_likeness(src_side, tgt_side, lexicon)
         links += align_numbered(
             source, target, src_side, tgt_side, lexicon, stretch_aligner(src, tgt, likeness)
