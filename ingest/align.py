@@ -637,13 +637,13 @@ def translation_pairs(
 
 def align_corpus(
     documents: Sequence[DocumentResult], glossary: Glossary
-) -> tuple[list[Link], list[Check]]:
+) -> tuple[Sequence[Link], list[Check]]:
     """Links between every translation and its source document, and the checks on them: a
     translation numbered like its source by number and content (ingest/align_numbered.py),
     any other by the dynamic programme. Each pair's two documents are loaded when it is
     aligned (ingest/spill.py), and each pair's sides computed again each time they are needed
-    (three times a pair): holding every pair's at once grew the build's memory with the
-    corpus."""
+    (three times a pair), and the links are kept in a temporary file as they are found:
+    holding every pair's at once grew the build's memory with the corpus."""
     docs = spill.view(documents)
     pairs = translation_pairs(docs.heads)  # what each document is: no rules needed to pair
 
@@ -663,10 +663,10 @@ def align_corpus(
         languages: learn_lexicon(partial(numbered_sides, languages))
         for languages in sorted({(s.doc.lang, t.doc.lang) for s, t in pairs})
     }
-    links: list[Link] = []
+    links: spill.Stored[Link] = spill.Stored()
     for source, target in (loaded(s, t) for s, t in pairs):
         if not numbered(source, target):
-            links += align_pair(source, target, glossary)
+            links.extend(align_pair(source, target, glossary))
             continue
         game = source.doc.spec.game
         src = prepare_units(source, glossary, glossary_forms(glossary, source.doc.lang, game))
@@ -675,7 +675,9 @@ def align_corpus(
         lexicon = lexicons[(source.doc.lang, target.doc.lang)]
         src_side, tgt_side = side_of(source), side_of(target)
         likeness = words_likeness(src_side, tgt_side, lexicon)
-        links += align_numbered(
-            source, target, src_side, tgt_side, lexicon, stretch_aligner(src, tgt, likeness)
+        links.extend(
+            align_numbered(
+                source, target, src_side, tgt_side, lexicon, stretch_aligner(src, tgt, likeness)
+            )
         )
     return links, check_links(links, documents, glossary)

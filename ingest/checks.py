@@ -27,10 +27,11 @@ from __future__ import annotations
 import re
 import tomllib
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from . import spill
 from .glossary import Glossary, Rendering
@@ -389,6 +390,12 @@ def _rule_with(corpus: _Corpus, link: Link, texts: list[str]) -> str:
 
 def check_variants(corpus: _Corpus, links: list[Link]) -> list[Check]:
     """Two translations of one source rule that disagree on a number or a preferred term."""
+    return [c for _first, c in _variant_findings(corpus, links)]
+
+
+def _variant_findings(corpus: _Corpus, links: list[Link]) -> list[tuple[int, Check]]:
+    """check_variants's findings, each with the first link of its source rule (they are
+    listed by it)."""
     by_source: dict[str, dict[str, int]] = defaultdict(dict)
     for k, link in enumerate(links):
         if link.source_ids and link.target_ids:
@@ -432,8 +439,8 @@ def check_variants(corpus: _Corpus, links: list[Link]) -> list[Check]:
                             + ", ".join(quote(t) for t in mine)
                         )
             if parts:
-                out.append(
-                    Check(
+                first = min(variants.values())
+                out.append((first, Check(
                         variant,
                         k,
                         links[k].target_ids[0],
@@ -441,7 +448,7 @@ def check_variants(corpus: _Corpus, links: list[Link]) -> list[Check]:
                         "warning" if numbers_differ else "info",
                         "; ".join(parts),
                     )
-                )
+                ))  # fmt: skip
     return out
 
 
@@ -456,19 +463,54 @@ CHECKS = (
 
 
 def check_links(
-    links: list[Link], documents: Sequence[DocumentResult], glossary: Glossary
+    links: Sequence[Link], documents: Sequence[DocumentResult], glossary: Glossary
 ) -> list[Check]:
-    """Every finding of every check on ``links`` (indices in findings refer to ``links``)."""
+    """Every finding of every check on ``links`` (indices in findings refer to ``links``), by
+    check in the order of CHECKS, then as each check lists them over the whole corpus.
+
+    Each check looks at one source document and its translations only, so the checks run on
+    one source document's links at a time: their tables (term usage, a rule's translations)
+    are never held for the whole corpus."""
     docs = spill.view(documents)
-    corpus = _Corpus(
-        rules=docs.rules,
-        game={d.doc.doc_id: d.doc.spec.game for d in docs.heads},
-        lang={d.doc.doc_id: d.doc.lang for d in docs.heads},
-        variant={d.doc.doc_id: d.doc.variant for d in docs.heads},
-        glossary=glossary,
-        data=load_check_data(),
-    )
-    findings: list[Check] = []
-    for _name, check in CHECKS:
-        findings += check(corpus, links)
-    return findings
+    game = {d.doc.doc_id: d.doc.spec.game for d in docs.heads}
+    lang = {d.doc.doc_id: d.doc.lang for d in docs.heads}
+    variant = {d.doc.doc_id: d.doc.variant for d in docs.heads}
+    # Per check, (where the corpus-wide check would list it, finding).
+    found: dict[str, list[tuple[Any, Check]]] = {name: [] for name, _check in CHECKS}
+    for index in _by_source_document(links):
+        local = [links[k] for k in index]
+        corpus = _Corpus(docs.rules, game, lang, variant, glossary, load_check_data())
+        for name, check in CHECKS:
+            if name == "variants":  # by the first link of their source rule
+                keyed: list[tuple[Any, Check]] = [
+                    (index[k], c) for k, c in _variant_findings(corpus, local)
+                ]
+            elif name == "terms":  # by variant and term
+                keyed = [((c.target_document, c.term), c) for c in check(corpus, local)]
+            else:  # by link
+                keyed = [(index[c.link or 0], c) for c in check(corpus, local)]
+            found[name] += [
+                (key, replace(c, link=None if c.link is None else index[c.link]))
+                for key, c in keyed
+            ]
+    return [c for name, _check in CHECKS for _key, c in sorted(found[name], key=_first)]
+
+
+def _first(item: tuple[Any, Check]) -> Any:
+    return item[0]
+
+
+def _by_source_document(links: Sequence[Link]) -> Iterator[list[int]]:
+    """The indices of each source document's links, in order (a document aligned with each of
+    its translations gives one run of links per translation)."""
+    runs: dict[str, list[range]] = {}
+    start, current = 0, ""
+    for k, link in enumerate(links):
+        if k and link.source_document != current:
+            runs.setdefault(current, []).append(range(start, k))
+            start = k
+        current = link.source_document
+    if links:
+        runs.setdefault(current, []).append(range(start, len(links)))
+    for ranges in runs.values():
+        yield [k for run in ranges for k in run]

@@ -71,7 +71,8 @@ class PipelineResult:
     documents: Sequence[DocumentResult] = field(default_factory=list)
     sources: list[tuple[DocumentSpec, RawText]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    links: list[Link] = field(default_factory=list)
+    # The alignment's links; align_corpus's wait on disk (ingest/spill.py Stored).
+    links: Sequence[Link] = field(default_factory=list)
     checks: list[Check] = field(default_factory=list)
     # Produced while the build writes them (ingest/versiondiff.py): read once.
     changes: Iterable[Change] = field(default_factory=list)

@@ -8,7 +8,8 @@ repairs and duplicates) answer the stages that only ask what a document is, and 
 finds a rule by its id (``<document id>:<local id>``) by loading its document.
 
 Stages accept any sequence of documents; ``view`` gives them the same three ways in to a
-plain list (the tests' small corpora).
+plain list (the tests' small corpora). ``Stored`` keeps any other corpus-sized list the same
+way (the alignment's links), a chunk of items at a time.
 """
 
 from __future__ import annotations
@@ -16,10 +17,12 @@ from __future__ import annotations
 import pickle
 import tempfile
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping, Sequence
-from typing import overload
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TypeVar, overload
 
 from .records import DocumentResult, Rule
+
+T = TypeVar("T")
 
 CACHE_BYTES = 4_000_000
 """Documents kept loaded, by the size of their pickles (a document loaded takes about three
@@ -106,6 +109,60 @@ class Documents(Sequence[DocumentResult]):
         self._loaded.clear()
         self._loaded_bytes = 0
         self._rule_index.clear()
+
+
+class Stored(Sequence[T]):
+    """An append-only list kept in an unnamed temporary file, pickled in chunks of ``chunk``
+    items; the chunk being filled and the one last read are the only ones in memory."""
+
+    def __init__(self, chunk: int = 1024) -> None:
+        self._file = tempfile.TemporaryFile(prefix="kb-build-list-")  # noqa: SIM115
+        self._size = chunk
+        self._chunks: list[tuple[int, int]] = []
+        self._tail: list[T] = []
+        self._read: tuple[int, list[T]] = (-1, [])
+
+    def append(self, item: T) -> None:
+        self._tail.append(item)
+        if len(self._tail) == self._size:
+            data = pickle.dumps(self._tail, protocol=pickle.HIGHEST_PROTOCOL)
+            self._chunks.append((self._file.seek(0, 2), len(data)))
+            self._file.write(data)
+            self._tail = []
+
+    def extend(self, items: Iterable[T]) -> None:
+        for item in items:
+            self.append(item)
+
+    def _chunk(self, n: int) -> list[T]:
+        if n == len(self._chunks):
+            return self._tail
+        if self._read[0] != n:
+            at, size = self._chunks[n]
+            self._file.seek(at)
+            self._read = (n, pickle.loads(self._file.read(size)))
+        return self._read[1]
+
+    def __len__(self) -> int:
+        return len(self._chunks) * self._size + len(self._tail)
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[T]: ...
+    def __getitem__(self, index: int | slice) -> T | list[T]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        index = range(len(self))[index]  # negative indices, and IndexError past the end
+        return self._chunk(index // self._size)[index % self._size]
+
+    def __iter__(self) -> Iterator[T]:
+        for n in range(len(self._chunks) + 1):
+            yield from self._chunk(n)
+
+    def close(self) -> None:
+        self._file.close()
+        self._tail, self._read = [], (-1, [])
 
 
 class Rules(Mapping[str, Rule]):

@@ -281,3 +281,32 @@ def test_variant_disagreement() -> None:
     assert by_doc["vi2"].severity == "warning"
     assert 'vi-mt2 has the preferred "Resonator"' in by_doc["vi1"].detail
     assert by_doc["vi1"].severity == "info"
+
+
+def test_checks_point_at_their_link_when_translations_of_two_sources_interleave() -> None:
+    """The checks run one source document at a time: a finding must still name its link's
+    index among all the links, and each check list its findings in link order."""
+    en = document("en", "en", ["Deal 6 damage.", "Draw 2 cards."])
+    fr = document("fr", "en", ["Gain 3 life.", "Discard 1 card."])
+    en1 = document("en1", "vi", ["Gây 7 sát thương.", "Rút 2 lá."], "en", "vi-mt1")
+    fr1 = document("fr1", "vi", ["Nhận 4 sinh lực.", "Bỏ 1 lá."], "fr", "vi-mt1")
+    en2 = document("en2", "vi", ["Gây 6 sát thương.", "Rút 5 lá."], "en", "vi-mt2")
+    links = [
+        Link(s, t, (f"{s}:r{i}",), (f"{t}:r{i}",), 0.8, "dp:x")
+        for s, t in (("en", "en1"), ("fr", "fr1"), ("en", "en2"))
+        for i in (1, 2)
+    ]
+    checks = check_links(links, [en, fr, en1, fr1, en2], GLOSSARY)
+    mismatches = only(checks, "number-mismatch")
+    assert [(c.link, c.target_document) for c in mismatches] == [
+        (0, "en1"),
+        (2, "fr1"),
+        (5, "en2"),
+    ]
+    for c in checks:
+        assert c.link is not None and links[c.link].target_document == c.target_document
+        assert c.rule in (*links[c.link].source_ids, *links[c.link].target_ids)
+    # en's two translations disagree on both rules; fr has one translation: no disagreement.
+    disagreements = only(checks, "variant-disagreement")
+    assert {c.target_document for c in disagreements} <= {"en1", "en2"}
+    assert [c.link for c in disagreements] == sorted(c.link for c in disagreements)

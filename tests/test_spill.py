@@ -64,7 +64,8 @@ def test_stages_give_the_same_result_from_disk_as_from_a_list(spilled: Documents
     listed = list(spilled)
     glossary = load_glossary()
     links, checks = align_corpus(spilled, glossary)
-    assert links and (links, checks) == align_corpus(listed, glossary)
+    again, checks_again = align_corpus(listed, glossary)
+    assert links and (list(links), checks) == (list(again), checks_again)
     games = {h.doc.spec.game for h in spilled.heads}
     on_disk = extract_knowledge(spilled, glossary, games)
     in_memory = extract_knowledge(listed, glossary, games)
@@ -86,3 +87,21 @@ def test_a_file_changed_between_the_two_reads_is_refused_by_name(small_corpus: P
     assert caught.value.file == first.name and "changed while the build read it" in str(
         caught.value
     )
+
+
+def test_a_stored_list_reads_back_every_item_across_its_chunks() -> None:
+    stored: spill.Stored[tuple[int, str]] = spill.Stored(chunk=3)
+    items = [(i, f"item {i}") for i in range(11)]  # three full chunks on disk, two in memory
+    stored.extend(items[:7])
+    assert list(stored) == items[:7]  # read while it grows
+    stored.extend(items[7:])
+    assert len(stored) == 11 and list(stored) == items
+    assert stored[0] == items[0] and stored[-1] == items[-1] and stored[4] == items[4]
+    assert stored[2:9] == items[2:9]
+    # Reading one item while iterating loads another chunk: the iteration goes on unharmed.
+    assert [(item, stored[10 - n]) for n, item in enumerate(stored)] == list(
+        zip(items, reversed(items), strict=True)
+    )
+    with pytest.raises(IndexError):
+        stored[11]
+    stored.close()

@@ -426,6 +426,9 @@ def extract_facts(
     _from_properties(ctx, properties, rules)
     yield from _taken(ctx)
     other = read_as or {}
+    # A rule's facts are numbered in order; once its document is read, only the worked
+    # examples (read last) add to a rule's, so only theirs keep counting.
+    examples = {step.ruling for step in steps}
     for d in documents:
         paths = {s.id: s.path for s in d.sections}
         readings = [d.rules]
@@ -443,6 +446,9 @@ def extract_facts(
                 _from_conditions(ctx, rule)
                 _from_clauses(ctx, rule)
         yield from _taken(ctx)
+        for rule in d.rules:
+            if rule.id not in examples:
+                ctx.counter.pop(rule.id, None)
     _from_examples(ctx, rulings, steps, rules)
     yield from _taken(ctx)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ingest.errors import IngestError
 from ingest.pipeline import PipelineResult, run_pipeline
-from ingest.spill import Documents
+from ingest.spill import Documents, Stored
 
 from .. import embed
 from ..types import BuildSummary
@@ -42,8 +42,10 @@ def build(
     try:
         return _write(result, db_path, progress, strict, spec, started, cleaned)
     finally:
-        if isinstance(result.documents, Documents):
-            result.documents.close()  # its temporary file, now rather than at collection
+        # Their temporary files, now rather than at collection.
+        for spilled in (result.documents, result.links):
+            if isinstance(spilled, Documents | Stored):
+                spilled.close()
 
 
 def _write(

@@ -3,7 +3,7 @@ translation checks found on them, and how rules changed between versions of a ru
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import sqlite_utils
@@ -22,7 +22,7 @@ def write_links(db: sqlite_utils.Database, result: PipelineResult) -> None:
     insert_records(db, "rule_changes", result.changes)
 
 
-def _alignment_rule_rows(links: list[Link]) -> Iterator[dict[str, Any]]:
+def _alignment_rule_rows(links: Iterable[Link]) -> Iterator[dict[str, Any]]:
     """One row per rule on either side of each link, so a rule finds its links by index."""
     n = 0
     for alignment, link in enumerate(links, start=1):
