@@ -31,6 +31,10 @@ LINKS = 2
 """Most translations a word gets (a noun and its plural, a term and its short form)."""
 MIN_DICE = 0.3
 """Weakest association kept."""
+CANDIDATES = 8
+"""Best translations of a source word held at first (LINKS are taken at most): a large corpus
+gives a word many weak ones it never reaches (bench/make_big_corpus.py's copies make every
+co-occurrence repeat), and all of them took tens of megabytes."""
 MIN_PAIRS = 2
 """Paired rules a word pair must share to be learned."""
 COMMON_SHARE = 0.3
@@ -106,23 +110,21 @@ class Lexicon:
 
 def learn(paired: Iterable[tuple[frozenset[str], frozenset[str]]]) -> Lexicon:
     """The word list of ``paired`` (source tokens, target tokens) rules."""
-    # The paired rules of a large corpus are many: each is held as two arrays of word numbers.
+    # The paired rules of a large corpus are many: they are held as word numbers, each side's
+    # one after the other in one array, with where each rule's end.
     number: dict[str, int] = {}
-    pairs: list[tuple[array[int], array[int]]] = []
+    source_words, source_ends = array("i"), array("i")
+    target_words, target_ends = array("i"), array("i")
     for source, target in islice(paired, MAX_PAIRS):
-        pairs.append(
-            (
-                array("i", (number.setdefault(w, len(number)) for w in source)),
-                array("i", (number.setdefault(b, len(number)) for b in target)),
-            )
-        )
+        source_words.extend(number.setdefault(w, len(number)) for w in source)
+        source_ends.append(len(source_words))
+        target_words.extend(number.setdefault(b, len(number)) for b in target)
+        target_ends.append(len(target_words))
     word = list(number)
-    n = len(pairs)
-    source_count: Counter[int] = Counter()
-    target_count: Counter[int] = Counter()
-    for source_ids, target_ids in pairs:
-        source_count.update(source_ids)
-        target_count.update(target_ids)
+    n = len(source_ends)
+    # A rule's tokens are a set: counting the words counts the rules they occur in.
+    source_count: Counter[int] = Counter(source_words)
+    target_count: Counter[int] = Counter(target_words)
     common = COMMON_SHARE * n
     # A word in fewer paired rules than MIN_PAIRS can pair with none: counted out at once.
     useful_source = {w for w, k in source_count.items() if MIN_PAIRS <= k <= common}
@@ -131,31 +133,56 @@ def learn(paired: Iterable[tuple[frozenset[str], frozenset[str]]]) -> Lexicon:
     # pairs strong enough to be taken: all co-occurring pairs at once would take hundreds of
     # megabytes on a large corpus.
     holding: dict[int, array[int]] = defaultdict(lambda: array("i"))
-    for row, (source_ids, _target_ids) in enumerate(pairs):
-        for w in source_ids:
+    for row in range(n):
+        for w in source_words[source_ends[row - 1] if row else 0 : source_ends[row]]:
             if w in useful_source:
                 holding[w].append(row)
-    scored: list[tuple[float, str, str]] = []
-    for w, rows in holding.items():
+
+    def candidates(w: int) -> list[tuple[float, str, str]]:
+        """The translations ``w`` may take, best first, as (Dice, source word, target word)."""
         both: Counter[int] = Counter()
-        for row in rows:
-            both.update(b for b in pairs[row][1] if b in useful_target)
-        for b, k in both.items():
-            dice = 2 * k / (source_count[w] + target_count[b])
-            if k >= MIN_PAIRS and dice >= MIN_DICE:
-                scored.append((dice, word[w], word[b]))
-    scored.sort(reverse=True)
-    links: dict[str, set[str]] = defaultdict(set)
-    target_links: Counter[str] = Counter()
-    for dice, source_word, target_word in scored:
-        if dice < MIN_DICE:
+        for row in holding[w]:
+            side = target_words[target_ends[row - 1] if row else 0 : target_ends[row]]
+            both.update(b for b in side if b in useful_target)
+        found = [(2 * k / (source_count[w] + target_count[b]), word[w], word[b])
+                 for b, k in both.items() if k >= MIN_PAIRS]  # fmt: skip
+        return sorted((c for c in found if c[0] >= MIN_DICE), reverse=True)
+
+    # Each word competes with its CANDIDATES best translations only; a word that ends with
+    # fewer than LINKS while it had more competes again with twice as many, until none does.
+    # The list is then the one all of every word's would give: a translation left out is one
+    # its word never reaches.
+    kept: dict[int, list[tuple[float, str, str]]] = {}
+    cut: set[int] = set()
+    for w in holding:
+        found = candidates(w)
+        kept[w] = found[:CANDIDATES]
+        if len(found) > CANDIDATES:
+            cut.add(w)
+    while True:
+        links, target_links = _take(sorted((c for cs in kept.values() for c in cs), reverse=True))
+        short = {w for w in cut if len(links.get(word[w], ())) < LINKS}
+        if not short:
             break
-        if len(links[source_word]) < LINKS and target_links[target_word] < LINKS:
-            links[source_word].add(target_word)
-            target_links[target_word] += 1
+        for w in short:
+            found = candidates(w)
+            kept[w] = found[: 2 * len(kept[w])]
+            if len(found) <= len(kept[w]):
+                cut.discard(w)
     return Lexicon(
         pairs=n,
         translations={w: frozenset(bs) for w, bs in links.items()},
         source_weight={w: math.log(1 + n / source_count[number[w]]) for w in links},
         target_weight={b: math.log(1 + n / target_count[number[b]]) for b in target_links},
     )
+
+
+def _take(scored: list[tuple[float, str, str]]) -> tuple[dict[str, set[str]], Counter[str]]:
+    """Competitive linking: the pairs best first, each word in LINKS pairs at most."""
+    links: dict[str, set[str]] = defaultdict(set)
+    target_links: Counter[str] = Counter()
+    for _dice, source_word, target_word in scored:
+        if len(links[source_word]) < LINKS and target_links[target_word] < LINKS:
+            links[source_word].add(target_word)
+            target_links[target_word] += 1
+    return links, target_links
