@@ -77,6 +77,7 @@ def test_every_passage_gets_a_vector_and_a_rebuild_embeds_only_new_text(tmp_path
         conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("rules", "vectors")
     )
     assert rules == vectors > 0
+    before = dict(conn.execute("SELECT hash, vector FROM vectors"))
     conn.close()
     notes: list[str] = []
     build(
@@ -87,6 +88,12 @@ def test_every_passage_gets_a_vector_and_a_rebuild_embeds_only_new_text(tmp_path
     )
     said = next(n for n in notes if "vectors:" in n)
     assert f"{rules} kept" in said and "1 embedded" in said
+    # The kept vectors are the previous database's, byte for byte.
+    conn = sqlite3.connect(db)
+    after = dict(conn.execute("SELECT hash, vector FROM vectors"))
+    conn.close()
+    assert len(after) == len(before) + 1
+    assert all(after[h] == v for h, v in before.items())
 
 
 def test_a_lean_build_has_no_vectors_and_kb_ask_says_it_is_lexical_only(tmp_path: Path) -> None:

@@ -72,23 +72,46 @@ def write_cache(path: Path, entries: dict[str, tuple[float, bytes]]) -> int:
     return len(entries)
 
 
-def previous_vectors(path: Path | None, model: str) -> dict[str, tuple[float, bytes]]:
-    """The vectors of the database a build replaces, when they are of the same model."""
-    if path is None or not path.is_file():
-        return {}
-    try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+class PreviousVectors:
+    """The vectors of the database a build replaces, when they are of the same model, looked
+    up by text hash. They are copied into an indexed temporary table of that database's
+    read-only connection, on disk: a large corpus's would not fit in a dict."""
+
+    def __init__(self, path: Path | None, model: str) -> None:
+        self._conn: sqlite3.Connection | None = None
+        if path is None or not path.is_file():
+            return
+        try:
+            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        except sqlite3.Error:
+            return
         try:
             row = conn.execute("SELECT value FROM meta WHERE key = 'vectors_model'").fetchone()
             if not row or row[0] != model:
-                return {}
-            return {
-                h: (s, v) for h, s, v in conn.execute("SELECT hash, scale, vector FROM vectors")
-            }
-        finally:
+                conn.close()
+                return
+            conn.execute("PRAGMA temp_store = FILE")
+            conn.execute("CREATE TEMP TABLE known AS SELECT hash, scale, vector FROM vectors")
+            conn.execute("CREATE INDEX temp.known_hash ON known (hash)")
+            self._conn = conn
+        except sqlite3.Error:  # an old schema, a damaged file: embed again
             conn.close()
-    except sqlite3.Error:  # an old schema, a damaged file: embed again
-        return {}
+
+    def get(self, key: str) -> tuple[float, bytes] | None:
+        if self._conn is None:
+            return None
+        row = self._conn.execute(
+            "SELECT scale, vector FROM known WHERE hash = ? LIMIT 1", (key,)
+        ).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def __contains__(self, key: str) -> bool:
+        return self.get(key) is not None
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
 
 
 def _passages(conn: sqlite3.Connection) -> Iterator[tuple[int, str, str]]:
@@ -113,7 +136,20 @@ def write_vectors(
     the previous database, the shipped cache, and the model. Rows are written as they are
     found or embedded, a batch at a time: a large corpus's vectors are never all in memory."""
     say = say or (lambda _m: None)
-    known = previous_vectors(previous, model)
+    known = PreviousVectors(previous, model)
+    try:
+        return _write_vectors(conn, model, embedder, known, say)
+    finally:
+        known.close()
+
+
+def _write_vectors(
+    conn: sqlite3.Connection,
+    model: str,
+    embedder: Callable[[], Embedder],
+    known: PreviousVectors,
+    say: Progress,
+) -> dict[str, int]:
     shipped = read_cache(cache_file(model))
     counts = {"previous": 0, "shipped": 0, "embedded": 0}
     insert = "INSERT INTO vectors (seq, game, hash, scale, vector) VALUES (?, ?, ?, ?, ?)"
@@ -122,7 +158,7 @@ def write_vectors(
     new = sum(
         1
         for _, _, text in _passages(conn)
-        if (key := text_hash(model, text)) not in known and key not in shipped
+        if (key := text_hash(model, text)) not in shipped and key not in known
     )
     loaded = embedder() if new else None
     if new:
