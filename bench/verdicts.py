@@ -75,14 +75,18 @@ def main() -> int:
     from kb.ask import ask
     from kb.store.db import connect
 
+    decided = _record_resolvers()
     conn = connect(args.db)
     questions = tomllib.loads(args.questions.read_text(encoding="utf-8"))["questions"]
     groups: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     listed = []
     for q in questions:
+        decided.clear()
         result = ask(conn, q["q"])
         outcome = judge(q, result["answer"])
         keys = ["all", f"type:{q['type']}", f"game:{q['game'] or '-'}", f"lang:{q['lang']}"]
+        if (result["answer"] or {}).get("verdict") and decided:
+            keys.append(f"by {decided[-1]}")  # the resolver whose verdict was given
         keys.append("answerable" if q["answerable"] else "not answerable")
         for key in keys:
             groups[key][outcome] += 1
@@ -94,7 +98,7 @@ def main() -> int:
             )
     print(f"{len(questions)} questions ({args.questions.name}), database {args.db}")
     print(f"{'group':<18} {'n':>4} {'right':>7} {'wrong':>7} {'abstained':>10}")
-    for key in sorted(groups, key=lambda k: (k != "all", k)):
+    for key in sorted(groups, key=lambda k: (k != "all", k.startswith("by "), k)):
         g = groups[key]
         print(f"{key:<18} {g['n']:>4} {g['right']:>7} {g['wrong']:>7} {g['abstained']:>10}")
     answerable = groups["answerable"]
@@ -108,6 +112,29 @@ def main() -> int:
     for line in listed:
         print(line)
     return 0
+
+
+def _record_resolvers() -> list[str]:
+    """The resolvers (kb/ask/verdicts RESOLVERS) that returned a verdict for the question being
+    asked, in order: the last is the one whose verdict was given, when one was."""
+    from kb.ask import verdicts
+
+    decided: list[str] = []
+    resolver = verdicts._resolver
+
+    def recording(name: str) -> Any:
+        function = resolver(name)
+
+        def call(*args: Any) -> Any:
+            verdict = function(*args)
+            if verdict is not None:
+                decided.append(name)
+            return verdict
+
+        return call
+
+    verdicts._resolver = recording  # type: ignore[assignment]
+    return decided
 
 
 if __name__ == "__main__":
