@@ -666,22 +666,6 @@ def test_a_class_allowed_as_an_example_depends_on_its_condition(conn: sqlite3.Co
     assert ask(conn, negating)["answer"]["verdict"] == "yes"
 
 
-def test_who_first_from_the_party_the_rule_names(conn: sqlite3.Connection) -> None:
-    """The question "who has to choose first" is answered by the party the rule's clause opens with
-    ("The first player must choose which cards to change first"), also when a "when" clause
-    sets out the situation; a clause naming no single party ("Each player moves ...") or one
-    under a condition answers nothing."""
-    from kb.ask.verdicts.asked import kind
-
-    question = "FoW: when both players want to change cards, who has to choose first?"
-    assert kind(question) == "which_first"
-    answer = ask(conn, question)["answer"]
-    assert answer["verdict"] == "the first player"
-    assert answer["because"][0]["rule"].endswith(":403.5")
-    who = ask(conn, "FoW: both players have triggered automatic abilities, whose is played first")
-    assert (who["answer"] or {}).get("verdict") != "the non-turn player"
-
-
 def test_when_that_joins_a_situation_does_not_ask_when(conn: sqlite3.Connection) -> None:
     """The question "what happens when a J-ruler is destroyed" asks what happens; "when"
     asks when only followed by a verb that asks ("when in the Damage Step can I ..."), and
@@ -759,16 +743,6 @@ def test_the_kind_asked_in_the_ways_judges_type_it() -> None:
     )
     assert kind("vanguard can gay bao nhieu sat thuong de thang", (), "vi") == "how_many"
     assert kind("vanguard can I ride a grade 3", ("vanguard",), "en") == "yesno"
-
-
-def test_which_first_from_a_clause_that_puts_one_before_any_other(
-    conn: sqlite3.Connection,
-) -> None:
-    """The rule "Flashbang can be activated before any other effect is activated": of Flashbang and
-    Don Zaloog, Flashbang first, though the rule does not name Don Zaloog."""
-    answer = ask(conn, "TCG: Flashbang or Don Zaloog's effect, which can activate first")["answer"]
-    assert answer["verdict"] == "Flashbang first"
-    assert "before any other" in answer["ruling"]
 
 
 def test_a_number_said_of_another_card_or_of_another_years_rules_is_no_answer(

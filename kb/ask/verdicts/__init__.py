@@ -38,8 +38,6 @@ RESOLVERS = {
         "order:priority",
         "example:resolves_first",
         "steps:first_step",
-        "before:named_first",
-        "who:first_party",
     ],
     "what_happens": ["outcome:what_happens", "example:result", "happens:in_passages"],
     "how_many": ["card_data:value", "restriction:copies", "quantity:in_passages"],
