@@ -12,33 +12,39 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ..glossary import Glossary, Rendering
+from ..glossary import Finder, Glossary, Rendering
 from ..records import CardAlias, DocumentResult, Reading, TermCount
 
 
-def _renderings_for(d: DocumentResult, glossary: Glossary) -> list[Rendering]:
-    game = d.doc.spec.game
-    if d.doc.lang == "vi":
-        return glossary.renderings("vi", game=game)
-    if d.doc.lang == "zh":
-        return glossary.renderings("zh", game=game)
-    found = glossary.english_forms(game)
-    if d.doc.provenance == "machine":
-        found += glossary.renderings("en", source="en_mt", game=game)
-    return found
+def _finders(lang: str, game: str, machine: bool, glossary: Glossary) -> tuple[Finder, Finder]:
+    """The renderings counted in a document of ``lang`` and ``game``, and the Chinese ones
+    (counted too in a rule that holds Chinese)."""
+    if lang in ("vi", "zh"):
+        counted = glossary.renderings(lang, game=game)
+    else:
+        counted = glossary.english_forms(game)
+        if machine:
+            counted += glossary.renderings("en", source="en_mt", game=game)
+    return Finder(counted), Finder(glossary.renderings("zh", game=game))
 
 
 def count_terms(documents: Sequence[DocumentResult], glossary: Glossary) -> list[TermCount]:
     counts: list[TermCount] = []
+    # One pair of finders per kind of document, not a lookup of the list for every rule: the
+    # rulebooks' own glossaries make the lists long, and hashing one per rule grew as rules x
+    # terms (hours on bench/make_big_corpus.py's 100x corpus).
+    finders: dict[tuple[str, str, bool], tuple[Finder, Finder]] = {}
     for d in documents:
-        renderings = _renderings_for(d, glossary)
-        zh = glossary.renderings("zh", game=d.doc.spec.game)
+        key = (d.doc.lang, d.doc.spec.game, d.doc.provenance == "machine")
+        if key not in finders:
+            finders[key] = _finders(*key, glossary)
+        renderings, zh = finders[key]
         tally: Counter[Rendering] = Counter()
         for rule in d.rules:
-            for rendering, _, _ in glossary.find(rule.text, renderings):
+            for rendering, _, _ in renderings.find(rule.text):
                 tally[rendering] += 1
             if "zh" in rule.langs.split("+") and d.doc.lang != "zh":
-                for rendering, _, _ in glossary.find(rule.text, zh):
+                for rendering, _, _ in zh.find(rule.text):
                     tally[rendering] += 1
         for r, n in sorted(tally.items(), key=lambda kv: (kv[0].term, kv[0].lang, kv[0].text)):
             counts.append(TermCount(r.term, d.doc.doc_id, r.lang, r.source, r.text, r.preferred, n))
