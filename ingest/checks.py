@@ -439,16 +439,16 @@ def _variant_findings(corpus: _Corpus, links: list[Link]) -> list[tuple[int, Che
                             + ", ".join(quote(t) for t in mine)
                         )
             if parts:
-                first = min(variants.values())
-                out.append((first, Check(
-                        variant,
-                        k,
-                        links[k].target_ids[0],
-                        "variant-disagreement",
-                        "warning" if numbers_differ else "info",
-                        "; ".join(parts),
-                    )
-                ))  # fmt: skip
+                severity = "warning" if numbers_differ else "info"
+                finding = Check(
+                    variant,
+                    k,
+                    links[k].target_ids[0],
+                    "variant-disagreement",
+                    severity,
+                    "; ".join(parts),
+                )
+                out.append((min(variants.values()), finding))
     return out
 
 
