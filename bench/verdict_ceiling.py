@@ -44,7 +44,7 @@ def _rank(hits: list[dict[str, Any]], because: set[str]) -> int | None:
 
 def _modality_reads(conn: Any, question: dict[str, Any], rules: list[str]) -> bool:
     """Some clause of the deciding rules reads to the expected yes/no by modality."""
-    from kb.ask.verdicts.asked import lexicon
+    from kb.ask.passes_asks import lexicon
     from kb.ask.verdicts.statement import READINGS
     from kb.store.db import run
 

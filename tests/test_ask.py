@@ -670,7 +670,7 @@ def test_when_that_joins_a_situation_does_not_ask_when(conn: sqlite3.Connection)
     """The question "what happens when a J-ruler is destroyed" asks what happens; "when"
     asks when only followed by a verb that asks ("when in the Damage Step can I ..."), and
     "what happens if the number of monsters changes" asks no number."""
-    from kb.ask.verdicts.asked import kind
+    from kb.ask.passes_asks import kind
 
     assert kind("FoW 8.01: what happens when a J-ruler is destroyed") == "what_happens"
     assert kind("what happens if the number of monsters changes") == "what_happens"
@@ -715,8 +715,8 @@ def test_a_vietnamese_pronoun_typed_without_accents_negates_nothing(
 def test_a_number_a_word_labels_is_no_count(conn: sqlite3.Connection) -> None:
     """The numbers of "turn 1", "Chain 2", "cấp 8" label a turn, a Chain, a Level: the
     question states no count; "a 39-card main deck" and "2 Magic Cylinder" do."""
+    from kb.ask.passes_asks import stated_numbers
     from kb.ask.understand import understand
-    from kb.ask.verdicts.asked import stated_numbers
     from kb.store.vocabulary import load_vocabulary
 
     def numbers(question: str) -> list[int]:
@@ -732,7 +732,7 @@ def test_the_kind_asked_in_the_ways_judges_type_it() -> None:
     """A yes/no ending asks yes or no over a how-many cue, unless a question word opens the
     question; "where ... does it go" and "what actually happens" ask what happens; an
     unaccented Vietnamese "can" is "cần" (need), no English verb that asks."""
-    from kb.ask.verdicts.asked import kind
+    from kb.ask.passes_asks import kind
 
     assert kind("FoW 8.01: more than 4 copies of a basic magic stone ok?") == "yesno"
     assert kind("how many copies of the same card name are allowed?") == "how_many"

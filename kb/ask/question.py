@@ -36,6 +36,9 @@ class Understood:
         # The moments a qualified moment was named by ("damage calc" of "after damage calc"):
         # passages about them are near what is asked, never what a verdict rests on.
         self.qualified_from: list[str] = []
+        # The kind of verdict asked for: how_many, when, which_first, what_happens, yesno, or
+        # "" for none (kb/ask/passes_asks.py).
+        self.kind = ""
 
     def concepts(self) -> list[tuple[str, str]]:
         """(kind, id) of every card, moment and term named, each once, in that order."""

@@ -20,6 +20,7 @@ import sqlite3
 from collections.abc import Callable
 
 from ..store.vocabulary import Vocabulary
+from . import passes_asks as asks
 from . import passes_names as names
 from . import passes_words as everyday
 from .context import Context
@@ -51,6 +52,7 @@ PASSES: list[tuple[str, Pass, tuple[str, ...]]] = [
     ("content_words", everyday.content_words, ("words",)),
     ("game_of_words", everyday.game_of_words, ("game", "game_hint")),
     ("one_game_per_span", everyday.one_game_per_span, ("terms",)),
+    ("asks", asks.asks, ("kind",)),
 ]
 PASS_NAMES = [name for name, _, _ in PASSES]
 

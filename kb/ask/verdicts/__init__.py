@@ -17,9 +17,10 @@ from collections.abc import Callable
 from importlib import import_module
 from typing import Any
 
+from ..passes_asks import asks_twice
 from ..question import Understood
 from .account import unaccounted
-from .asked import Asked, asks_twice
+from .asked import Asked
 from .common import Verdict
 
 # The resolvers of each kind of question, in order, as "module:function": a module is

@@ -24,9 +24,10 @@ from ...lookups.timing import node_path
 from ...store import datafiles
 from ...store.db import first, run
 from ...store.vocabulary import load_vocabulary
+from ..passes_asks import lexicon
 from ..question import Understood
 from . import named, statement, words
-from .asked import Asked, lexicon
+from .asked import Asked
 from .common import Verdict, threshold
 from .words import required_spans
 

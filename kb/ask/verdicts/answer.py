@@ -10,8 +10,9 @@ import sqlite3
 from typing import Any
 
 from ..answers.common import answer, node
+from ..passes_asks import asks_twice
 from ..question import Understood
-from .asked import Asked, asks_twice
+from .asked import Asked
 from .common import Verdict
 
 KIND_WORDS = {

@@ -17,9 +17,10 @@ from ingest.text import fold, folded_words
 
 from ...lexicon.words import query_data, stopwords
 from ...store.db import run
+from ..passes_asks import cue_words
 from ..question import Understood
 from . import NUMERIC
-from .asked import Asked, cue_words
+from .asked import Asked
 from .common import Verdict, because
 
 

@@ -21,9 +21,10 @@ from ingest.text import words as text_words
 
 from ...lexicon.words import cue_pattern, query_data, stopwords
 from ...store.db import run
+from ..passes_asks import lexicon
 from ..question import Understood
 from . import passages, statement, words
-from .asked import Asked, lexicon
+from .asked import Asked
 from .common import Verdict, because, threshold
 from .named import stems
 from .outcome import in_english, plain

@@ -21,8 +21,9 @@ from ...lexicon.words import stopwords
 from ...store import datafiles
 from ...store.db import run
 from ..answers.common import quote_gloss
+from ..passes_asks import lexicon
 from ..question import Understood
-from .asked import Asked, lexicon
+from .asked import Asked
 from .common import Verdict, because, threshold
 
 

@@ -21,9 +21,10 @@ from ingest.text import fold
 
 from ...lexicon.words import query_data, stopwords
 from ...store.db import column, first, run
+from ..passes_asks import cue_words, lexicon
 from ..question import Understood
 from . import statement, words
-from .asked import Asked, cue_words, lexicon
+from .asked import Asked
 from .common import Verdict, at_moment, because, lower_first, moment_name, threshold
 
 Fact = dict[str, Any]

@@ -22,9 +22,10 @@ from ingest.text import fold, stem, version_key, words
 from ...lexicon.words import cue_pattern, query_data, stopwords
 from ...store.db import run
 from ...store.vocabulary import load_vocabulary
+from ..passes_asks import cue_words, lexicon, stated_numbers
 from ..question import Understood
 from . import passages
-from .asked import Asked, cue_words, lexicon, stated_numbers
+from .asked import Asked
 from .common import Verdict, because, threshold
 from .named import Forms, stems
 from .words import other_kind

@@ -30,9 +30,10 @@ from ...lexicon.words import query_data, stopwords
 from ...store import datafiles
 from ...store.db import first, run
 from ...store.vocabulary import load_vocabulary
+from ..passes_asks import lexicon, stated_numbers
 from ..question import Understood
 from . import originals
-from .asked import Asked, lexicon, stated_numbers
+from .asked import Asked
 from .common import Verdict, because, threshold
 from .named import stems
 from .words import asked_words, content, holds, narrowed, polar_words, required_words, skipped

@@ -22,9 +22,10 @@ from ingest.text import fold
 from ...lexicon.words import stopwords
 from ...store.db import first, run
 from ...store.vocabulary import load_vocabulary
+from ..passes_asks import lexicon
 from ..question import Understood
 from . import passages, statement, words
-from .asked import Asked, lexicon
+from .asked import Asked
 from .common import Verdict, because, moment_name, threshold
 from .named import stems
 

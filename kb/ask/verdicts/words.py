@@ -20,9 +20,9 @@ from ...lexicon.words import cue_pattern, query_data, stopwords
 from ...store import datafiles
 from ...store.db import column
 from ...store.vocabulary import load_vocabulary
+from ..passes_asks import cue_phrases, cue_words, is_everyday_verb, lexicon, unread_chinese
 from ..question import Understood
 from . import named
-from .asked import cue_phrases, cue_words, is_everyday_verb, lexicon, unread_chinese
 from .named import alternatives
 
 
