@@ -285,14 +285,13 @@ def _narrowed(u: Understood, asked: Asked) -> bool:
     return bool(rest) and rest[0] in narrowing
 
 
-def _bare(u: Understood) -> bool:
+def _bare(u: Understood, asked: Asked) -> bool:
     """The question names a card or class, a moment and nothing else it does ("Shrink at
     damage calc, ok?"): it asks whether the card may be activated then. Terms beyond the
     moment's ("destroyed", "battle") and other words say something else happens."""
     allowed = set(query_data()["qualifiers"]) | set(cue_words()) | set(stopwords())
     allowed |= {fold(w) for ws in query_data()["qualifiers"].values() for w in ws}
-    rulesets = {"tcg", "ocg"}
-    return not u.terms and all(w in allowed or w in rulesets for w in u.words)
+    return not u.terms and all(w in allowed or w in asked.rulesets for w in u.words)
 
 
 def _supposes(text: str) -> bool:
@@ -309,7 +308,7 @@ def yes_no(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
     nodes = _nodes(conn, u, asked)
     # A card at a moment with no other action named ("Shrink at damage calc, ok?") is about
     # activating it.
-    action = asked.action or ("activate" if (u.cards or asked.classes) and _bare(u) else "")
+    action = asked.action or ("activate" if (u.cards or asked.classes) and _bare(u, asked) else "")
     if not cards or not nodes or asked.unresolved or action not in ("activate", "chain"):
         return None
     if asked.modality != "can" and _supposes(u.text):

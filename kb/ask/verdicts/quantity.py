@@ -32,8 +32,12 @@ from .words import other_kind
 
 Fact = dict[str, Any]
 _PARENTHESES = re.compile(r"\([^()]*\)")
-# Concepts too general to tell two counts apart when they are all a question names.
-_GENERIC = {"term:card", "term:player", "term:turn", "term:game", "term:field"}
+
+
+@cache
+def _generic() -> frozenset[str]:
+    """Concepts too general to tell two counts apart (kb/data/query.toml [quantity] generic)."""
+    return frozenset(f"term:{t}" for t in query_data()["quantity"]["generic"])
 
 
 def _concepts(u: Understood, asked: Asked) -> list[tuple[int, str]]:
@@ -180,7 +184,7 @@ def _qualified(fact: Fact, u: Understood, asked: set[str]) -> bool:
     unit = fact["unit"].partition(":")[2]
     measure |= {stem(w) for w in re.split(r"[-\s]+", unit) if w}
     # A word too general to qualify a count ("one ruler card").
-    measure |= {stem(c.partition(":")[2]) for c in _GENERIC}
+    measure |= {stem(c.partition(":")[2]) for c in _generic()}
     rest = said - measure
     if _negated_prefix(fact["condition"], fold(u.text)):
         return False  # "non-basic magic stone" is not the question's "basic magic stone"
@@ -220,7 +224,7 @@ def _counts(fact: Fact, counted: set[str], asked: set[str]) -> bool:
         c.partition(":")[2] for c in counted if c.startswith("word:")
     }:
         return True  # "one master rune card" counts master runes
-    if fact["unit"] not in _GENERIC:
+    if fact["unit"] not in _generic():
         return False
     said = words(fact["condition"])
     qualifier = {stem(w) for w in said}
@@ -275,7 +279,7 @@ def _matching(conn: sqlite3.Connection, u: Understood, asked: Asked,
     if counted is None:
         counted = _counted(u, found)
     names = {_name(c) for c in counted} - {""}
-    wanted = {c for _, c in found if _name(c) not in names} - _GENERIC - counted
+    wanted = {c for _, c in found if _name(c) not in names} - _generic() - counted
     forms = Forms(conn)
     asked_stems = _asked_stems(u, found, forms)
     context = {p["id"]: stems(" ".join([p.get("title") or "", p.get("section_path") or ""]))
@@ -364,7 +368,7 @@ def within(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
         *(f"{p.get('title') or ''} {p.get('section_path') or ''}" for p in heading),
     ]
     forms, held = Forms(conn), stems(" ".join(said))
-    named = {c for _, c in _concepts(u, asked)} - counted - _GENERIC
+    named = {c for _, c in _concepts(u, asked)} - counted - _generic()
     if not all(forms.named(c, held) for c in named):
         return None
     low = fact["low"] if fact["low"] is not None else 0

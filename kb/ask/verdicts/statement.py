@@ -210,16 +210,13 @@ def _asked_negation(text: str, lang: str) -> bool:
     return bool(_negations(lang or "en").search(fold(parts[1] if parts else sentence)))
 
 
-# "One" written as a word that stands for "a": Vietnamese "một", English "one (of)".
-_ARTICLES = {"mot", "one"}
-
-
 def _counts(conn: sqlite3.Connection, u: Understood, classes: list[dict[str, Any]]) -> bool:
     """The question states a count: a number that is not part of a name it writes ("thiệt
     hại", damage, typed "thiet hai"; "Spell Speed 1"), nor a year ("2005 OCG"), nor "one"
     written as a word (Vietnamese "một" is also the article "a")."""
     folded = fold(u.text)
-    found = [n for n in stated_numbers(u) if folded[max(0, n[2] - 3) : n[2]] not in _ARTICLES]
+    articles = {fold(w) for w in query_data()["quantity"]["articles"]}
+    found = [n for n in stated_numbers(u) if folded[max(0, n[2] - 3) : n[2]] not in articles]
     if not found:
         return False
     vocabulary = load_vocabulary(conn)
