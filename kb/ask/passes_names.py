@@ -266,7 +266,7 @@ def _qualified(ctx: Context, node: str, qualifier: str) -> list[dict[str, object
         return []
     tree = entries[0]["tree"]
     words = {fold(c) for cues in query_data()["qualifiers"].values() for c in cues}
-    words |= {"during", "of", "the"}
+    words |= set(query_data()["moment_names"]["fillers"])
     bases = {" ".join(w for w in e["key"].split() if w not in words) for e in entries}
     cues = [fold(c) for c in query_data()["qualifiers"][qualifier]]
     out = []

@@ -19,7 +19,7 @@ from typing import Any
 
 from ingest.text import fold
 
-from ...lexicon.words import stopwords
+from ...lexicon.words import query_data, stopwords
 from ...store.db import first, run
 from ...store.vocabulary import load_vocabulary
 from ..passes_asks import lexicon
@@ -38,8 +38,6 @@ _ALLOWS = ("can", "only")
 _TIME_WORDS = 12
 # A situation set out before the sentence that asks has at least this many words.
 _SITUATION_WORDS = 3
-# Words of a verb phrase: a time phrase cut beside one is cut inside its own clause.
-_AUXILIARIES = {"has", "have", "had", "been", "be", "was", "were", "is", "are", "đã", "được", "bị"}
 
 
 def _time_of(clause: str) -> str:
@@ -49,9 +47,11 @@ def _time_of(clause: str) -> str:
     every = lexicon().time_phrase(clause).split()
     if len(every) > _TIME_WORDS:
         return ""
+    data = query_data()["time_phrase"]
+    verbs, auxiliaries = set(data["verbs"]), set(data["auxiliaries"])
     for i, word in enumerate(every[1:], start=1):
-        if lexicon().modality(word) or lexicon().actions(word) or word.lower() in ("will", "is"):
-            if word.lower() in _AUXILIARIES or every[i - 1].lower() in _AUXILIARIES:
+        if lexicon().modality(word) or lexicon().actions(word) or word.lower() in verbs:
+            if word.lower() in auxiliaries or every[i - 1].lower() in auxiliaries:
                 break  # a verb of the phrase itself: "after battle damage is inflicted"
             return " ".join(every[:i]).rstrip(" ,.")
     return " ".join(every).rstrip(" ,.")
