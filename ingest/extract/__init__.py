@@ -47,10 +47,10 @@ class Knowledge:
     aliases: list[CardAlias] = field(default_factory=list)
     facts: list[CardFact] = field(default_factory=list)
     mentions: dict[str, list[str]] = field(default_factory=dict)
-    rulings: list[Ruling] = field(default_factory=list)
-    steps: list[RulingStep] = field(default_factory=list)
+    rulings: Sequence[Ruling] = field(default_factory=list)
+    steps: Sequence[RulingStep] = field(default_factory=list)
     restrictions: list[Restriction] = field(default_factory=list)
-    term_counts: list[TermCount] = field(default_factory=list)
+    term_counts: Iterable[TermCount] = field(default_factory=list)  # produced as written
     readings: list[Reading] = field(default_factory=list)
     card_properties: list[CardProperty] = field(default_factory=list)
     classes: list[CardClass] = field(default_factory=list)
@@ -75,7 +75,13 @@ def extract_knowledge(
     timing = build_timing(documents, games)
     cards = extract_cards(documents, games)
     exact = [(a.alias, a.card) for a in cards.aliases if a.kind in ("name", "case", "alias")]
-    rulings, steps = extract_rulings(documents, cards.mentions, timing.rule_node, exact)
+    # Rulings and their steps are read twice more (typed facts, the writer): they wait on disk.
+    rulings: spill.Stored[Ruling] = spill.Stored()
+    steps: spill.Stored[RulingStep] = spill.Stored()
+    found_rulings, found_steps = extract_rulings(documents, cards.mentions, timing.rule_node, exact)
+    rulings.extend(found_rulings)
+    steps.extend(found_steps)
+    del found_rulings, found_steps
     resolve = {a.alias.casefold(): a.card for a in cards.aliases}
     names = {c.id: c.name for c in cards.cards}
     card_facts = extract_card_facts({c.id for c in cards.cards}, spill.view(documents).rules, games)

@@ -231,7 +231,7 @@ def _from_lists(ctx: _Context, rules: list[Rule]) -> None:
                             quote=f"{text} {item.text}")  # fmt: skip
 
 
-def _from_examples(ctx: _Context, rulings: list[Ruling], steps: list[RulingStep],
+def _from_examples(ctx: _Context, rulings: Sequence[Ruling], steps: Sequence[RulingStep],
                    rules: Mapping[str, Rule]) -> None:  # fmt: skip
     """A card activated in a worked example could be activated at the example's moment."""
     moment = {r.id: r.timing for r in rulings if r.kind == "example" and r.timing}
@@ -403,8 +403,8 @@ def extract_facts(
     properties: list[TimingProperty],
     aliases: list[CardAlias],
     card_facts: CardFacts,
-    rulings: list[Ruling],
-    steps: list[RulingStep],
+    rulings: Sequence[Ruling],
+    steps: Sequence[RulingStep],
     read_as: dict[str, list[tuple[str, str]]] | None = None,
 ) -> Iterator[Fact]:
     """Every fact of the corpus (see the module docstring), one document's at a time: the

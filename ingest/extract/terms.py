@@ -10,7 +10,7 @@ official terms and card names; the raw text stays as it is.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from ..glossary import Finder, Glossary, Rendering
 from ..records import CardAlias, DocumentResult, Reading, TermCount
@@ -28,8 +28,9 @@ def _finders(lang: str, game: str, machine: bool, glossary: Glossary) -> tuple[F
     return Finder(counted), Finder(glossary.renderings("zh", game=game))
 
 
-def count_terms(documents: Sequence[DocumentResult], glossary: Glossary) -> list[TermCount]:
-    counts: list[TermCount] = []
+def count_terms(documents: Sequence[DocumentResult], glossary: Glossary) -> Iterator[TermCount]:
+    """How often each rendering of ``glossary`` occurs in each document, one document's
+    counts at a time (the build writes them as they come)."""
     # One pair of finders per kind of document, not a lookup of the list for every rule: the
     # rulebooks' own glossaries make the lists long, and hashing one per rule grew as rules x
     # terms (hours on bench/make_big_corpus.py's 100x corpus).
@@ -47,8 +48,7 @@ def count_terms(documents: Sequence[DocumentResult], glossary: Glossary) -> list
                 for rendering, _, _ in zh.find(rule.text):
                     tally[rendering] += 1
         for r, n in sorted(tally.items(), key=lambda kv: (kv[0].term, kv[0].lang, kv[0].text)):
-            counts.append(TermCount(r.term, d.doc.doc_id, r.lang, r.source, r.text, r.preferred, n))
-    return counts
+            yield TermCount(r.term, d.doc.doc_id, r.lang, r.source, r.text, r.preferred, n)
 
 
 def _match_case(original: str, replacement: str) -> str:

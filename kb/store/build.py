@@ -43,7 +43,8 @@ def build(
         return _write(result, db_path, progress, strict, spec, started, cleaned)
     finally:
         # Their temporary files, now rather than at collection.
-        for spilled in (result.documents, result.links):
+        k = result.knowledge
+        for spilled in (result.documents, result.links, k.rulings, k.steps):
             if isinstance(spilled, Documents | Stored):
                 spilled.close()
 

@@ -3,7 +3,7 @@ restriction lists, the glossary with its counts, and official-terms readings."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import sqlite_utils
@@ -66,7 +66,7 @@ def write_facts(db: sqlite_utils.Database, result: PipelineResult) -> None:
     insert_records(db, "glosses", k.glosses)
 
 
-def _ruling_card_rows(rulings: list[Ruling]) -> Iterator[dict[str, Any]]:
+def _ruling_card_rows(rulings: Iterable[Ruling]) -> Iterator[dict[str, Any]]:
     for ruling in rulings:
         for ord_, card in enumerate(ruling.card_ids, start=1):
             yield {"ruling": ruling.id, "card": card, "ord": ord_}
