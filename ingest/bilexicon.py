@@ -111,7 +111,7 @@ class Lexicon:
 def learn(paired: Iterable[tuple[frozenset[str], frozenset[str]]]) -> Lexicon:
     """The word list of ``paired`` (source tokens, target tokens) rules."""
     # The paired rules of a large corpus are many: they are held as word numbers, each side's
-    # one after the other in one array, with where each rule's end.
+    # one after the other in one array, with where each rule ends.
     number: dict[str, int] = {}
     source_words, source_ends = array("i"), array("i")
     target_words, target_ends = array("i"), array("i")
