@@ -93,3 +93,10 @@ def name_sources(text: str, documents: Iterable[Mapping[str, Any]]) -> str:
     if not text or not names:
         return text
     return _SOURCE_REF.sub(lambda m: f"({names[m[1]]})" if m[1] in names else m[0], text)
+
+
+def narrate(key: str, lang: str = "en", **fields: object) -> str:
+    """A narration template of kb/data/labels.toml [narration.<lang>] filled in: the
+    sentences a composed answer tells a worked example with."""
+    templates: dict[str, str] = datafiles.load("labels")["narration"][lang]
+    return templates[key].format(**fields)

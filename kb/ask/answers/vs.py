@@ -11,13 +11,14 @@ import re
 import sqlite3
 from typing import Any
 
+from ...lookups.labels import narrate
 from ...store.db import run
 from ..question import Understood
 from .common import answer, lower_first, names, node, ruling_data, source, window_nuances
 
 
 def player_name(actor: str) -> str:
-    return f"Player {actor}" if actor else "A player"
+    return narrate("player", actor=actor) if actor else narrate("any_player")
 
 
 def _vs_ruling(conn: sqlite3.Connection, a: str, b: str) -> dict[str, Any] | None:
@@ -56,6 +57,7 @@ class ExampleReading:
         self.steps: dict[str, str] = {}  # the source's sentence of the last link, the result
         self.cannot_note = ""
         self.result = ""
+        self.result_at: int | None = None  # where the result stands in ``sequence``
 
     @property
     def props(self) -> dict[str, dict[str, Any]]:
@@ -63,46 +65,45 @@ class ExampleReading:
 
     @property
     def window(self) -> str:
-        return self.moment["en"].lower() if self.moment else "this moment"
+        return self.moment["en"].lower() if self.moment else narrate("this_moment")
 
     def attack(self, step: dict[str, Any], cards: list[str]) -> None:
-        attacker = f" with {cards[1]}" if len(cards) > 1 else ""
-        self.sequence.append(
-            f"{player_name(step['actor'])} attacks {cards[0]}{attacker}; the Damage Step begins."
-        )
+        attacker = narrate("attacker", card=cards[1]) if len(cards) > 1 else ""
+        who = player_name(step["actor"])
+        self.sequence.append(narrate("attack", who=who, target=cards[0], attacker=attacker))
 
     def activate(self, step: dict[str, Any], cards: list[str]) -> None:
         self.links.append((step["actor"], cards[0]))
         self.steps["link"] = step["text"]
-        when = self.moment["en"] if self.moment else "Then"
+        when = self.moment["en"] if self.moment else narrate("then")
         who = player_name(step["actor"])
-        self.sequence.append(f"{when}: {who} activates {cards[0]} (Chain Link {len(self.links)}).")
+        link = len(self.links)
+        self.sequence.append(narrate("activate", when=when, who=who, card=cards[0], link=link))
 
     def respond(self, step: dict[str, Any], cards: list[str]) -> None:
         self.links.append((step["actor"], cards[0]))
         self.steps["link"] = step["text"]
         reason = ""
         if self.props.get("chains", {}).get("value") == "one":
-            reason = (
-                f" Only one Chain is allowed {self.window}, so this is the only chance to use it."
-            )
+            reason = narrate("only_chance", window=self.window)
             self.sources.append(source(self.conn, self.props["chains"]["rule"]))
-        self.sequence.append(
-            f"{player_name(step['actor'])} chains {cards[0]} to it "
-            f"(Chain Link {len(self.links)}).{reason}"
-        )
+        who, link = player_name(step["actor"]), len(self.links)
+        self.sequence.append(narrate("respond", who=who, card=cards[0], link=link, reason=reason))
 
     def cannot(self, step: dict[str, Any], cards: list[str]) -> None:
         props = self.moment["properties"] if self.moment else []
         prop = next((p for p in props if p["rule"] == self.ruling["id"]), None)
+        who = player_name(step["actor"])
         if prop:
-            self.cannot_note = (
-                f"{player_name(step['actor'])} cannot wait for a later Chain. {prop['display']}."
-            )
+            self.cannot_note = narrate("cannot_wait", who=who, rule=prop["display"])
         elif cards:
             limit = self.props.get("cannot_activate")
-            why = f": {lower_first(limit['display'])} {self.window}" if limit else ""
-            self.cannot_note = f"{player_name(step['actor'])} cannot respond with {cards[0]}{why}."
+            why = (
+                narrate("cannot_why", limit=lower_first(limit["display"]), window=self.window)
+                if limit
+                else ""
+            )
+            self.cannot_note = narrate("cannot_respond", who=who, card=cards[0], why=why)
             if limit:
                 self.sources.append(source(self.conn, limit["rule"]))
         if self.cannot_note:
@@ -112,7 +113,8 @@ class ExampleReading:
         self.result = _result_text(step, cards)
         if self.result:
             self.steps["result"] = step["text"]
-            self.sequence.append(f"Result, as the source states: {self.result}.")
+            self.result_at = len(self.sequence)
+            self.sequence.append(narrate("result", result=self.result))
 
     def read(self, steps: list[dict[str, Any]]) -> None:
         handlers = {
@@ -136,30 +138,32 @@ class ExampleReading:
         """How the Chain resolves, inserted before the result."""
         if len(self.links) < 2:
             return
-        resolution = ", then ".join(
-            f"Chain Link {i} ({player_name(actor)}'s {card})"
+        resolution = narrate("link_joiner").join(
+            narrate("chain_link", link=i, who=player_name(actor), card=card)
             for i, (actor, card) in reversed(list(enumerate(self.links, 1)))
         )
-        how = self.order if self.order else "in reverse order"
-        at = next((i for i, s in enumerate(self.sequence) if s.startswith("Result")), None)
-        self.sequence.insert(
-            len(self.sequence) if at is None else at, f"The Chain resolves {how}: {resolution}."
-        )
+        how = self.order or narrate("reverse_order")
+        at = len(self.sequence) if self.result_at is None else self.result_at
+        self.sequence.insert(at, narrate("chain_resolves", order=how, links=resolution))
 
     def ruling_text(self) -> str | None:
         first, second = (self.links + [("", ""), ("", "")])[:2]
         if len(self.links) > 1:
             chains = self.props.get("chains", {}).get("value")
-            one_chain = "in a single Chain" if chains == "one" else "in the same Chain"
-            text = (
-                f"Both cards are activated {self.window}, {one_chain}: {player_name(second[0])} "
-                f"must chain {second[1]} to {player_name(first[0])}'s {first[1]}; the Chain "
-                f"resolves {self.order or 'in reverse order'}, so {player_name(second[0])}'s "
-                f"{second[1]} resolves first"
+            text = narrate(
+                "both_activated",
+                window=self.window,
+                chain=narrate("single_chain" if chains == "one" else "same_chain"),
+                first=player_name(first[0]),
+                first_card=first[1],
+                second=player_name(second[0]),
+                second_card=second[1],
+                order=self.order or narrate("reverse_order"),
             )
-            return text + (f", and {self.result}." if self.result else ".")
+            return text + (narrate("and_result", result=self.result) if self.result else ".")
         if self.cannot_note:
-            subject = f"When {player_name(first[0])} activates {first[1]}: " if first[1] else ""
+            who = player_name(first[0])
+            subject = narrate("when_activates", who=who, card=first[1]) if first[1] else ""
             return f"{subject}{self.cannot_note}"
         if self.result:
             return f"{self.result[0].upper()}{self.result[1:]}."

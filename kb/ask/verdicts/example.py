@@ -19,6 +19,7 @@ from typing import Any
 from ingest.text import fold
 
 from ...lexicon.words import has_cue, query_data
+from ...lookups.labels import narrate
 from ...store.db import run
 from ..answers.vs import ExampleReading, example_reading, player_name
 from ..question import Understood
@@ -62,9 +63,9 @@ def resolves_first(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
     if reading is None or len(reading.links) < 2:
         return None
     actor, card = reading.links[-1]
-    verdict = f"{player_name(actor)}'s {card} resolves first"
-    order = reading.order or "in reverse order"
-    text = f"{verdict}: it is the last Chain Link, and the Chain resolves {order}."
+    verdict = narrate("resolves_first", who=player_name(actor), card=card)
+    order = reading.order or narrate("reverse_order")
+    text = narrate("last_link", verdict=verdict, order=order)
     return Verdict(verdict, text, _cited(conn, reading, "link"), kind="example",
                    moment=reading.ruling["timing"] or None)  # fmt: skip
 
