@@ -14,7 +14,7 @@ is among the candidates at all (the most any ranker could reach); per set, langu
     python bench/retrieval.py --sets tests/fixtures/retrieval_holdout.toml
     python bench/retrieval.py --no-dense --by lang --misses
 
-The fresh held-out sets (retrieval_holdout.toml, verdicts_holdout8.toml) are measured once,
+The fresh held-out set (verdicts_holdout10.toml) is measured once,
 at the end of a round of work, never to choose anything.
 """
 
@@ -52,17 +52,21 @@ SEEN = (
     "verdicts_holdout5.toml",
     "verdicts_holdout6.toml",
     "verdicts_holdout7.toml",
+    "retrieval_holdout.toml",
+    "verdicts_holdout8.toml",
+    "verdicts_holdout9.toml",
 )
 # Written before this round's work and measured once at its end.
-FRESH = ("retrieval_holdout.toml", "verdicts_holdout8.toml")
+FRESH = ("verdicts_holdout10.toml",)
 STAGES = ("lexical", "dense", "fused", "ranked", "hits")
 KS = (1, 3, 5)
 
 
 def set_paths(spec: str) -> list[Path]:
     named = {"dev": DEV, "seen": SEEN, "fresh": FRESH}
-    if spec in named:
-        return [FIXTURES / n for n in named[spec] if (FIXTURES / n).exists()]
+    if all(part in named for part in spec.split("+")):
+        chosen = [n for part in spec.split("+") for n in named[part]]
+        return [FIXTURES / n for n in chosen if (FIXTURES / n).exists()]
     return [Path(p) for p in spec.split(",")]
 
 

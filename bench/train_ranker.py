@@ -30,7 +30,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
 
-from retrieval import DEV, FIXTURES, Judge, language, load  # noqa: E402
+from retrieval import Judge, language, load, set_paths  # noqa: E402
 
 WEIGHTS = REPO / "kb" / "data" / "ask_weights.toml"
 KINDS = (
@@ -53,8 +53,8 @@ FIXED = {"language"}
 CS = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0)
 
 
-def rows_of(db: Path, use_dense: bool = True) -> list[dict[str, Any]]:
-    """Per dev question: its candidates with features, reciprocal ranks and relevance."""
+def rows_of(db: Path, sets: str = "dev", use_dense: bool = True) -> list[dict[str, Any]]:
+    """Per training question: its candidates with features, reciprocal ranks and relevance."""
     from kb.ask.understand import understand
     from kb.retrieve.pipeline import retrieve
     from kb.store import datafiles
@@ -67,7 +67,7 @@ def rows_of(db: Path, use_dense: bool = True) -> list[dict[str, Any]]:
     vocab = load_vocabulary(conn)
     judge = Judge(conn)
     out = []
-    for path in [FIXTURES / n for n in DEV if (FIXTURES / n).exists()]:
+    for path in set_paths(sets):
         for q in load(path):
             u = understand(conn, q["q"], vocab)
             stages = retrieve(conn, u, use_dense=use_dense)
@@ -212,9 +212,12 @@ def main() -> int:
     parser.add_argument("--exclude-game", default="")
     parser.add_argument("--logo", action="store_true", help="leave-one-game-out figures")
     parser.add_argument("--write", action="store_true")
+    parser.add_argument(
+        "--sets", default="dev", help="the training sets (bench/retrieval.py names): dev, dev+seen"
+    )
     args = parser.parse_args()
     if args.fresh or not args.cache.exists():
-        args.cache.write_text(json.dumps(rows_of(args.db)), encoding="utf-8")
+        args.cache.write_text(json.dumps(rows_of(args.db, args.sets)), encoding="utf-8")
     data = json.loads(args.cache.read_text(encoding="utf-8"))
     feats = names(data)
     if args.logo:
