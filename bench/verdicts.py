@@ -76,14 +76,26 @@ def main() -> int:
     from kb.store.db import connect
 
     decided = _record_resolvers()
+    stops = _record_stops()
+    from kb.ask.verdicts import filters
+
+    # Per filter: the questions it stopped, judged as they would be without it.
+    stopped: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     conn = connect(args.db)
     questions = tomllib.loads(args.questions.read_text(encoding="utf-8"))["questions"]
     groups: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     listed = []
     for q in questions:
         decided.clear()
+        stops.clear()
         result = ask(conn, q["q"])
         outcome = judge(q, result["answer"])
+        stop = stops[-1] if stops else ""
+        if stop:
+            filters.DISABLED.add(stop)
+            stopped[stop][judge(q, ask(conn, q["q"])["answer"])] += 1
+            stopped[stop]["n"] += 1
+            filters.DISABLED.clear()
         keys = ["all", f"type:{q['type']}", f"game:{q['game'] or '-'}", f"lang:{q['lang']}"]
         if (result["answer"] or {}).get("verdict") and decided:
             keys.append(f"by {decided[-1]}")  # the resolver whose verdict was given
@@ -109,9 +121,30 @@ def main() -> int:
         f"{total['n']} ({total['wrong'] / max(1, total['n']):.1%}); correctly declined: "
         f"{groups['not answerable']['right']} of {groups['not answerable']['n']}"
     )
+    head = f"{'stopped by filter':<18} {'n':>4} {'without it: right':>18} {'wrong':>6} {'none':>5}"
+    print(f"\n{head}")
+    for name in [*filters.QUESTION, *filters.VERDICT]:
+        g = stopped[name]
+        print(f"{name:<18} {g['n']:>4} {g['right']:>18} {g['wrong']:>6} {g['abstained']:>5}")
     for line in listed:
         print(line)
     return 0
+
+
+def _record_stops() -> list[str]:
+    """The filter (kb/ask/verdicts/filters.py) that stopped each question asked, "" if none."""
+    from kb.ask import engine
+
+    stops: list[str] = []
+    decide = engine.decide
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        asked, verdict = decide(*args, **kwargs)
+        stops.append(asked.stopped_by)
+        return asked, verdict
+
+    engine.decide = recording  # type: ignore[assignment]
+    return stops
 
 
 def _record_resolvers() -> list[str]:

@@ -118,6 +118,8 @@ def ask(
         "confident": confident,
         "answer": answer,
         "not_covered": covered,
+        # The filter of kb/ask/verdicts/filters.py that stopped a verdict, if one did.
+        "stopped_by": asked.stopped_by or None,
         "warnings": card_warnings(conn, involved),
         # "lexical+dense", or "lexical" when the database has no vectors (kb build
         # --no-embeddings) or their model cannot run here.

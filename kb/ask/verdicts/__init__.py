@@ -5,7 +5,7 @@ answer says so plainly and shows passages.
 
 ``decide`` picks the resolver for the question's kind: permission (kb.ask.verdicts.permission)
 for yes/no and when, quantities for how many, outcomes for what happens, orders for which
-first.
+first. Before a verdict stands it passes the filters of kb.ask.verdicts.filters.
 
 On the ``kb ask`` path: standard library, sqlite3, rapidfuzz and ``ingest`` text modules only.
 """
@@ -17,9 +17,8 @@ from collections.abc import Callable
 from importlib import import_module
 from typing import Any
 
-from ..passes_asks import asks_twice
 from ..question import Understood
-from .account import unaccounted
+from . import filters
 from .asked import Asked
 from .common import Verdict
 
@@ -63,21 +62,27 @@ def decide(
     if not asked.kind and u.cards and any(f in NUMERIC for f in u.facts):
         asked.kind = "how_many"  # "Breaker the Magical Warrior ATK?" asks for a number
     resolvers = RESOLVERS.get(asked.kind, [])
-    if resolvers and asked.unknown:
-        # A word no rule holds ("digimon", an unread Chinese word): whatever the facts say of
-        # the rest, they do not cover what the question is about.
+    if not resolvers:
         return asked, None
-    if asked.kind == "yesno" and asks_twice(u.text):
-        return asked, None  # one yes or no cannot answer two questions
-    for name in resolvers:
-        verdict = _resolver(name)(conn, u, asked)
+    for name, stops in filters.QUESTION.items():
+        if name not in filters.DISABLED and stops(conn, u, asked):
+            asked.stopped_by = name
+            return asked, None
+    for resolver in resolvers:
+        verdict = _resolver(resolver)(conn, u, asked)
         if verdict is None:
             continue
-        # A word of the question neither read nor quoted: the verdict never weighed it.
-        missing = unaccounted(conn, u, asked, verdict)
-        if not missing:
+        stopped = next(
+            (
+                name
+                for name, stops in filters.VERDICT.items()
+                if name not in filters.DISABLED and stops(conn, u, asked, verdict)
+            ),
+            None,
+        )
+        if stopped is None:
             return asked, verdict
-        asked.unaccounted = asked.unaccounted or missing
+        asked.stopped_by = asked.stopped_by or stopped
     return asked, None
 
 

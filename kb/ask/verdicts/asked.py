@@ -76,6 +76,8 @@ class Asked:
         self.passages: list[dict[str, Any]] = []  # the ranked passages (kb.ask.rank rows)
         # The question's words a verdict found neither read nor quoted (verdicts.account).
         self.unaccounted: list[str] = []
+        # The filter that stopped the question or its verdicts (verdicts.filters), if one did.
+        self.stopped_by = ""
 
     # The rest is read when a resolver asks: a question asking for no verdict needs none of it.
     @cached_property

@@ -1,0 +1,53 @@
+"""The filters a verdict passes before it stands, named and in order. A filter stops a
+question (before any resolver reads facts) or a verdict (after a resolver gave one); the name
+of the one that stopped it is kept on ``Asked.stopped_by``, and bench/verdicts.py prints how
+many questions each stopped and what their verdicts would have been without it.
+
+Each filter has its case file, tests/fixtures/ask/filters/<name>.txt
+(tests/test_verdict_filters.py).
+
+On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+from ..passes_asks import asks_twice
+from ..question import Understood
+from .account import unaccounted
+from .asked import Asked
+from .common import Verdict
+
+
+def unknown_word(conn: sqlite3.Connection, u: Understood, asked: Asked) -> bool:
+    """A word no rule holds ("digimon", an unread Chinese word): whatever the facts say of the
+    rest, they do not cover what the question is about."""
+    return bool(asked.unknown)
+
+
+def two_questions(conn: sqlite3.Connection, u: Understood, asked: Asked) -> bool:
+    """One yes or no cannot answer two questions ("can I chain it, and does it resolve?")."""
+    return asked.kind == "yesno" and asks_twice(u.text)
+
+
+def unaccounted_word(conn: sqlite3.Connection, u: Understood, asked: Asked, v: Verdict) -> bool:
+    """A word of the question neither read by the parse nor said by the clauses the verdict
+    quotes: the verdict never weighed it ("a second Chain in the Battle Step"). The words are
+    kept for the answer to name."""
+    missing = unaccounted(conn, u, asked, v)
+    asked.unaccounted = asked.unaccounted or missing
+    return bool(missing)
+
+
+QuestionFilter = Callable[[sqlite3.Connection, Understood, Asked], bool]
+VerdictFilter = Callable[[sqlite3.Connection, Understood, Asked, Verdict], bool]
+# In order: the first that holds stops the question (or that resolver's verdict).
+QUESTION: dict[str, QuestionFilter] = {
+    "unknown_word": unknown_word,
+    "two_questions": two_questions,
+}
+VERDICT: dict[str, VerdictFilter] = {"unaccounted_word": unaccounted_word}
+# Filters switched off, by name: bench/verdicts.py measures what each one prevents.
+DISABLED: set[str] = set()
