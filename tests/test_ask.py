@@ -457,25 +457,6 @@ def test_a_game_named_by_a_word_of_its_rules(conn: sqlite3.Connection) -> None:
     assert answer["answer"]["because"][0]["rule"].startswith("vg-basic:")
 
 
-def test_which_first_from_the_steps_of_a_procedure(conn: sqlite3.Connection) -> None:
-    """Two cards named in a "First, ..." and a "Next, ..." rule of one section: the first
-    step's card comes first, both rules cited; cards of no such pair get no order; words the
-    rules do not say ("ATK change") leave no verdict (kb/ask/verdicts/account.py)."""
-    answer = ask(
-        conn, "TCG start of damage step: Steamroid or Neo-Spacian Grand Mole's trigger, which "
-        "comes first"
-    )["answer"]  # fmt: skip
-    assert answer["verdict"] == "Steamroid first"
-    assert [b["quote"].split(",")[0] for b in answer["because"]] == ["First", "Next"]
-    unsaid = ask(
-        conn, "TCG start of damage step: Steamroid's ATK change or Neo-Spacian Grand Mole's "
-        "trigger, which comes first"
-    )  # fmt: skip
-    assert unsaid["answer"] is None and "“ATK change”" in unsaid["not_covered"]
-    other = ask(conn, "Honest or Shrink, which comes first")["answer"]
-    assert other is None or other.get("verdict") != "Honest first"
-
-
 def test_a_count_qualified_in_the_words_of_another_language(conn: sqlite3.Connection) -> None:
     """The question states a count's qualifier in any way of writing it: "主卡组" is the
     "main card group" of 004's translation; a typo ("sentinal") as corrected."""

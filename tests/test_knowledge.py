@@ -314,7 +314,6 @@ QUERY_OVERRIDES = {
     "rule_glosses": {"id": "ygo-damage-step:buoc-dau.2"},
     "card_notes": {"ids": '["honest"]'},
     "verdict_copies": {"status": "limited"},
-    "verdict_orders": {"moment": "yugioh-tcg-start-step"},
     "timing_descendants": {"node": "yugioh-tcg-damage-step"},
     "ask_node_rulesets": {"ids": '["yugioh-tcg-damage-step"]'},
     "verdict_permissions": {"moment": "yugioh-tcg-during-damage-calculation"},

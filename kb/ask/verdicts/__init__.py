@@ -4,8 +4,9 @@ classes), with the deciding facts cited. Where no fact covers the question, no v
 answer says so plainly and shows passages.
 
 ``decide`` picks the resolver for the question's kind: permission (kb.ask.verdicts.permission)
-for yes/no and when, quantities for how many, outcomes for what happens, orders for which
-first. Before a verdict stands it passes the filters of kb.ask.verdicts.filters.
+for yes/no and when, quantities for how many, outcomes for what happens, a worked example's
+Chain for which resolves first. Before a verdict stands it passes the filters of
+kb.ask.verdicts.filters.
 
 On the ``kb ask`` path: standard library, sqlite3, rapidfuzz and ``ingest`` text modules only.
 """
@@ -34,11 +35,7 @@ RESOLVERS = {
         "quantity:within",
     ],
     "when": ["permission:when", "when_passages:in_passages"],
-    "which_first": [
-        "order:priority",
-        "example:resolves_first",
-        "steps:first_step",
-    ],
+    "which_first": ["example:resolves_first"],
     "what_happens": ["outcome:what_happens", "example:result", "happens:in_passages"],
     "how_many": ["card_data:value", "restriction:copies", "quantity:in_passages"],
 }
