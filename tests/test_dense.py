@@ -190,21 +190,3 @@ def test_the_second_backend_says_what_it_needs_when_its_library_is_missing() -> 
         pytest.skip("sentence-transformers is installed here")
     with pytest.raises(EmbedderError, match="pip install sentence-transformers"):
         load("sentence-transformers:intfloat/multilingual-e5-small")
-
-
-def test_a_question_in_another_language_is_embedded_with_the_english_names_it_was_read_as(
-    built_db: Path,
-) -> None:
-    """The model reads Vietnamese typed without marks as noise; the understanding passes have
-    read its words as glossary terms and everyday phrases, whose English names join it."""
-    from kb.ask.understand import understand
-    from kb.retrieve.gloss import english_gloss
-    from kb.store.vocabulary import load_vocabulary
-
-    conn = connect(built_db)
-    vocab = load_vocabulary(conn)
-    gloss = english_gloss(understand(conn, "neu bo bai het thi nguoi choi co thua khong", vocab))
-    assert gloss == "deck, Player, lose"  # in the question's order
-    chinese = english_gloss(understand(conn, "伤害步骤可以发动陷阱卡吗", vocab))
-    assert "Damage Step" in chinese
-    assert english_gloss(understand(conn, "if my deck is empty do I lose", vocab)) == ""

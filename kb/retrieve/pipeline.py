@@ -21,7 +21,6 @@ from ..lexicon.forms import QuestionForms
 from . import dense as dense_stage
 from .cut import collapse
 from .fuse import fuse
-from .gloss import english_gloss
 from .groups import Group, query_groups
 from .lexical import forms_of, gather
 from .query import Understanding
@@ -56,9 +55,7 @@ def candidates(
     stages = Stages()
     stages.lists = gather(conn, u, game, forms).lists
     if use_dense and dense_stage.available(conn):
-        gloss = english_gloss(u)
-        text = f"{u.text} ({gloss})" if gloss else u.text
-        similar = dense_stage.similarity(conn, text, game=game)
+        similar = dense_stage.similarity(conn, u.text, game=game)
         stages.similarity = similar
         stages.dense_used = bool(similar)
         top = sorted(similar, key=lambda seq: (-similar[seq], seq))[:DENSE_SIZE]
