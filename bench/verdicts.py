@@ -93,7 +93,10 @@ def main() -> int:
         stop = stops[-1] if stops else ""
         if stop:
             filters.DISABLED.add(stop)
-            stopped[stop][judge(q, ask(conn, q["q"])["answer"])] += 1
+            without = ask(conn, q["q"])["answer"]
+            judged = judge(q, without)
+            # A question the corpus cannot answer is right without a verdict, too.
+            stopped[stop][judged if (without or {}).get("verdict") else "none"] += 1
             stopped[stop]["n"] += 1
             filters.DISABLED.clear()
         keys = ["all", f"type:{q['type']}", f"game:{q['game'] or '-'}", f"lang:{q['lang']}"]
@@ -121,11 +124,12 @@ def main() -> int:
         f"{total['n']} ({total['wrong'] / max(1, total['n']):.1%}); correctly declined: "
         f"{groups['not answerable']['right']} of {groups['not answerable']['n']}"
     )
-    head = f"{'stopped by filter':<18} {'n':>4} {'without it: right':>18} {'wrong':>6} {'none':>5}"
+    head = f"{'stopped by filter':<18} {'n':>4} {'without it: right':>18} {'wrong':>6}"
+    head += f" {'no verdict':>11}"
     print(f"\n{head}")
     for name in [*filters.QUESTION, *filters.VERDICT]:
         g = stopped[name]
-        print(f"{name:<18} {g['n']:>4} {g['right']:>18} {g['wrong']:>6} {g['abstained']:>5}")
+        print(f"{name:<18} {g['n']:>4} {g['right']:>18} {g['wrong']:>6} {g['none']:>11}")
     for line in listed:
         print(line)
     return 0

@@ -18,7 +18,7 @@ import weakref
 from typing import Any, cast
 
 from ..embed import Embedder, for_vectors, quantize
-from ..limits import limits
+from ..store import datafiles
 from ..store.db import run
 
 
@@ -81,7 +81,8 @@ def similarity(conn: sqlite3.Connection, text: str, *, game: str = "") -> dict[i
         return {}
     import simsimd
 
-    longest = limits(conn)["question"].get("max_embedded_tokens", 0)  # 0: a database before it
+    # kb/data/limits.toml; 0 (all tokens) for a database built before the limit
+    longest = datafiles.load("limits", conn)["question"].get("max_embedded_tokens", 0)
     scale, query = quantize(model.query(text, longest))
     matrix = memoryview(found.matrix).cast("b", (len(found.seqs), found.dim))
     dots: Any = simsimd.cdist(memoryview(query).cast("b"), matrix, metric="dot")
