@@ -74,8 +74,8 @@ def _scored(key: str, names: list[str], partial: bool, cutoff: float) -> list[tu
         for i, name in enumerate(names):
             if all(w in name for w in words) and set(words) <= set(name.split()):
                 by_words = 0.96 * fuzz.token_set_ratio(key, name)
-                if by_words >= cutoff:
-                    scores[i] = max(scores.get(i, 0.0), by_words, fuzz.ratio(key, name))
+                if by_words >= cutoff:  # an edit similarity below the cutoff is below it too
+                    scores[i] = max(scores.get(i, 0.0), by_words)
     kept = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
     return [(names[i], score) for i, score in kept]
 
@@ -93,7 +93,6 @@ def rank_names(
     ``free_text``: the key is a run of words inside a longer question (a stricter threshold);
     ``partial``: the key may be some of a longer name's words ("breaker").
     """
-
     numbers = matching()
     cutoff = numbers["free_text_score"] if free_text else numbers["min_score"]
     exact = {row["card"]: row for row in by_key.get(key, [])}
