@@ -6,6 +6,7 @@
     fuse         reciprocal-rank fusion of the lists (kb.retrieve.fuse)
     rank         every fused candidate scored by its features and the learned weights
                  (kb.retrieve.rank)
+    rerank       the ranked list's head ordered again by boosted trees (kb.retrieve.trees)
     cut          one hit per piece of rules text, current versions first (kb.retrieve.cut)
 
 ``kb ask`` reads ``hits``; a database without vectors gives no dense list (``dense_used``
@@ -25,6 +26,7 @@ from .groups import Group, query_groups
 from .lexical import forms_of, gather
 from .query import Understanding
 from .rank import rank
+from .trees import rerank
 
 # How many passages the dense list contributes.
 DENSE_SIZE = 60
@@ -38,6 +40,7 @@ class Stages:
         self.similarity: dict[int, float] = {}  # dense similarity of every passage
         self.dense_used = False
         self.fused: dict[int, float] = {}
+        self.linear: list[dict[str, Any]] = []  # ranked by the linear weights alone
         self.ranked: list[dict[str, Any]] = []
         self.hits: list[dict[str, Any]] = []
         self.groups: list[Group] = []  # what the question asks about (kb.retrieve.groups)
@@ -78,8 +81,9 @@ def retrieve(
     stages = candidates(conn, u, game, forms, use_dense=use_dense)
     stages.fused = fuse(stages.lists)
     stages.groups = query_groups(forms)
-    stages.ranked = rank(
+    stages.linear = rank(
         conn, u, stages.fused, lang=lang, groups=stages.groups, dense=stages.similarity
     )
+    stages.ranked = rerank(stages.linear, stages.lists)
     stages.hits = collapse(stages.ranked, conn, lang or u.lang)
     return stages

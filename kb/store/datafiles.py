@@ -27,6 +27,7 @@ ASK_FILES = {
     "languages": os.path.join("ingest", "data", "languages.toml"),
     "matching": os.path.join("kb", "data", "matching.toml"),
     "ask_weights": os.path.join("kb", "data", "ask_weights.toml"),
+    "ask_trees": os.path.join("kb", "data", "ask_trees.toml"),
     "statements": os.path.join("ingest", "data", "statements.toml"),
     "limits": os.path.join("kb", "data", "limits.toml"),
     "verdict_thresholds": os.path.join("kb", "data", "verdict_thresholds.toml"),
