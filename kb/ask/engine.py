@@ -58,7 +58,7 @@ def _hit(
         "title": " ".join(p for p in (row["number"], row["label"], row["title"]) if p),
         "text": row["text"],
         "shown_translation": shown,
-        "score": row["score"],
+        "score": row.get("tree_score", row["score"]),  # the order the hits are in
         "timing": _timing_path(conn, (row["nodes"] or "").split()),
         "cards": [names.get(c, c) for c in (row["card_ids"] or "").split()],
         "section": row["section_path"],
