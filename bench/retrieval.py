@@ -1,13 +1,13 @@
 """Retrieval quality, judged like IR research: is the deciding passage first, in the top 3, 5?
 
 For every answerable question of the chosen sets, each stage of kb.retrieve.pipeline is
-measured on its own: the lexical lists fused alone, the dense list alone, all lists fused,
-the learned linear ranking, its head re-ordered by the trees, and the final hits a judge is shown (one per text). A passage is
-relevant when its id (or an id it stands for in another version) is one the question's author
-cited (``answers`` or ``because``), or when its text holds one of the author's verbatim
-``quotes``. Figures: recall@1/3/5, MRR@10, and the share of questions whose deciding passage
-is among the candidates at all (the most any ranker could reach); per set, language
-(Vietnamese typed without diacritics apart), game and kind of question.
+measured on its own: the lexical lists fused alone, the dense list alone, all lists fused, the
+learned linear ranking, its head re-ordered by the trees, and the final hits a judge is shown
+(one per text). A passage is relevant when its id (or an id it stands for in another version)
+is one the question's author cited (``answers`` or ``because``), or when its text holds one of
+the author's verbatim ``quotes``. Figures: recall@1/3/5, MRR@10, and the share of questions
+whose deciding passage is among the candidates at all (the most any ranker could reach); per
+set, language (Vietnamese typed without diacritics apart), game and kind of question.
 
     python bench/retrieval.py                      # the development sets, on kb.sqlite
     python bench/retrieval.py --sets seen          # the held-out sets already measured before
