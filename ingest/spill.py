@@ -9,7 +9,8 @@ finds a rule by its id (``<document id>:<local id>``) by loading its document.
 
 Stages accept any sequence of documents; ``view`` gives them the same three ways in to a
 plain list (the tests' small corpora). ``Stored`` keeps any other corpus-sized list the same
-way (the alignment's links), a chunk of items at a time.
+way (the alignment's links, and the lists that wait for the writer: translation checks,
+infractions, restriction lists), a chunk of items at a time.
 """
 
 from __future__ import annotations
@@ -163,6 +164,21 @@ class Stored(Sequence[T]):
     def close(self) -> None:
         self._file.close()
         self._tail, self._read = [], (-1, [])
+
+
+def stored(items: Iterable[T]) -> Stored[T]:
+    """``items`` moved to a temporary file: for a corpus-sized list that waits for the writer
+    while later stages run (the translation checks, the infractions, the restriction lists)."""
+    kept: Stored[T] = Stored()
+    kept.extend(items)
+    return kept
+
+
+def close_all(*sequences: object) -> None:
+    """Close the temporary files of those of ``sequences`` that are kept on disk."""
+    for sequence in sequences:
+        if isinstance(sequence, Documents | Stored):
+            sequence.close()
 
 
 class Rules(Mapping[str, Rule]):
