@@ -249,7 +249,9 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
     result.terms = document_terms(result.documents, result.superseded, result.links)
     result.term_mentions = TermMentions(result.terms)
     say("read the infractions of penalty guidelines")
-    result.infractions = spill.stored(extract_infractions(result.documents, result.links))
+    found = extract_infractions(result.documents, result.links)
+    result.infractions = spill.stored(found, chunk=spill.LARGE_CHUNK)
+    del found
     say("extract timing graph, cards, rulings, restriction lists, glossary")
     curated = load_glossary()
     result.knowledge = extract_knowledge(

@@ -31,6 +31,10 @@ times its pickle): the most recently read, so that a source and its translations
 lookup going back and forth between them, load each once. Stages after processing never
 change a document, so a document loaded again is the same."""
 
+LARGE_CHUNK = 128
+"""Items per chunk of a stored list of large records (an infraction, an official-terms
+reading: each holds a whole rule's text)."""
+
 
 def head(result: DocumentResult) -> DocumentResult:
     """What a document is, without what it holds."""
@@ -166,10 +170,12 @@ class Stored(Sequence[T]):
         self._tail, self._read = [], (-1, [])
 
 
-def stored(items: Iterable[T]) -> Stored[T]:
+def stored(items: Iterable[T], chunk: int = 1024) -> Stored[T]:
     """``items`` moved to a temporary file: for a corpus-sized list that waits for the writer
-    while later stages run (the translation checks, the infractions, the restriction lists)."""
-    kept: Stored[T] = Stored()
+    while later stages run (the translation checks, the infractions, the restriction lists).
+    Large items take a smaller ``chunk`` (LARGE_CHUNK): the chunk being filled and the one
+    last read stay in memory."""
+    kept: Stored[T] = Stored(chunk)
     kept.extend(items)
     return kept
 

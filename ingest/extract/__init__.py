@@ -86,7 +86,9 @@ def extract_knowledge(
     card_facts = extract_card_facts({c.id for c in cards.cards}, spill.view(documents).rules, games)
     glosses, gloss_warnings = extract_glosses(documents)
     # Read again by the typed facts and the writer, a document's at a time: they wait on disk.
-    official = spill.stored(readings(documents, glossary, cards.aliases, names))
+    official = spill.stored(
+        readings(documents, glossary, cards.aliases, names), chunk=spill.LARGE_CHUNK
+    )
     facts = extract_facts(
         documents,
         glossary,
