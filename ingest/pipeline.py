@@ -14,8 +14,10 @@ between stages. Nothing here writes to the database.
 
 The build's memory does not grow with the corpus's size: the files are read one at a time
 (twice: once for the clean vocabulary), each processed document waits in a temporary file
-(ingest/spill.py) until a cross-document stage loads it, and the largest outputs (typed
-facts, version changes, term mentions) are produced while kb/store writes them.
+(ingest/spill.py) until a cross-document stage loads it, the lists found early but written
+last (alignment links, translation checks, infractions, rulings, restriction lists,
+official-terms readings) wait in temporary files too, and the largest outputs (typed facts,
+version changes, term mentions, glossary counts) are produced while kb/store writes them.
 """
 
 from __future__ import annotations
