@@ -14,8 +14,10 @@ between stages. Nothing here writes to the database.
 
 The build's memory does not grow with the corpus's size: the files are read one at a time
 (twice: once for the clean vocabulary), each processed document waits in a temporary file
-(ingest/spill.py) until a cross-document stage loads it, and the largest outputs (typed
-facts, version changes, term mentions) are produced while kb/store writes them.
+(ingest/spill.py) until a cross-document stage loads it, the lists found early but written
+last (alignment links, translation checks, infractions, rulings, restriction lists,
+official-terms readings) wait in temporary files too, and the largest outputs (typed facts,
+version changes, term mentions, glossary counts) are produced while kb/store writes them.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import validate
+from . import spill, validate
 from .align import align_corpus
 from .dedupe import dedupe_lines, drop_table_of_contents
 from .errors import IngestError
@@ -54,7 +56,6 @@ from .records import (
 )
 from .references import TermMentions, document_references
 from .segment import segment
-from .spill import Documents
 from .structure import structure_warnings
 from .variants import split_variants
 from .versiondiff import diff_corpus, superseded
@@ -73,14 +74,15 @@ class PipelineResult:
     warnings: list[str] = field(default_factory=list)
     # The alignment's links; align_corpus's wait on disk (ingest/spill.py Stored).
     links: Sequence[Link] = field(default_factory=list)
-    checks: list[Check] = field(default_factory=list)
+    # Like the infractions, wait on disk for the writer (run_pipeline's: spill.Stored).
+    checks: Sequence[Check] = field(default_factory=list)
     # Produced while the build writes them (ingest/versiondiff.py): read once.
     changes: Iterable[Change] = field(default_factory=list)
     knowledge: Knowledge = field(default_factory=Knowledge)
     terms: list[Term] = field(default_factory=list)  # the rulebooks' own glossaries
     languages: tuple[Language, ...] = field(default_factory=packaged)
     superseded: dict[str, str] = field(default_factory=dict)  # old version -> newest
-    infractions: list[Infraction] = field(default_factory=list)  # of penalty guidelines
+    infractions: Sequence[Infraction] = field(default_factory=list)  # of penalty guidelines
     # Where a document's rules mention the rulebooks' own glossary terms.
     term_mentions: TermMentions = field(default_factory=lambda: TermMentions([]))
 
@@ -220,7 +222,7 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
         words |= found_words
         pairs |= found_pairs
     vocabulary, bigrams = frozenset(words), frozenset(pairs)
-    documents = Documents()
+    documents = spill.Documents()
     result.documents = documents
     for spec, seen in result.sources:
         raw = read_file(corpus / spec.file)
@@ -237,7 +239,11 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
             documents.append(processed)
             result.warnings.extend(warnings)
     say("align translations")
-    result.links, result.checks = align_corpus(result.documents, load_glossary())
+    result.links, checks = align_corpus(result.documents, load_glossary())
+    # Checks and infractions are written last but found early: held in memory, they stacked
+    # up under every later stage's own peak at scale.
+    result.checks = spill.stored(checks)
+    del checks
     say("diff rule versions")
     result.changes = diff_corpus(result.documents)
     result.superseded = superseded(result.documents)
@@ -245,7 +251,9 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
     result.terms = document_terms(result.documents, result.superseded, result.links)
     result.term_mentions = TermMentions(result.terms)
     say("read the infractions of penalty guidelines")
-    result.infractions = extract_infractions(result.documents, result.links)
+    found = extract_infractions(result.documents, result.links)
+    result.infractions = spill.stored(found, chunk=spill.LARGE_CHUNK)
+    del found
     say("extract timing graph, cards, rulings, restriction lists, glossary")
     curated = load_glossary()
     result.knowledge = extract_knowledge(

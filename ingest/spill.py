@@ -9,7 +9,8 @@ finds a rule by its id (``<document id>:<local id>``) by loading its document.
 
 Stages accept any sequence of documents; ``view`` gives them the same three ways in to a
 plain list (the tests' small corpora). ``Stored`` keeps any other corpus-sized list the same
-way (the alignment's links), a chunk of items at a time.
+way (the alignment's links, and the lists that wait for the writer: translation checks,
+infractions, restriction lists), a chunk of items at a time.
 """
 
 from __future__ import annotations
@@ -29,6 +30,10 @@ CACHE_BYTES = 4_000_000
 times its pickle): the most recently read, so that a source and its translations, or a rule
 lookup going back and forth between them, load each once. Stages after processing never
 change a document, so a document loaded again is the same."""
+
+LARGE_CHUNK = 128
+"""Items per chunk of a stored list of large records (an infraction, an official-terms
+reading: each holds a whole rule's text)."""
 
 
 def head(result: DocumentResult) -> DocumentResult:
@@ -163,6 +168,23 @@ class Stored(Sequence[T]):
     def close(self) -> None:
         self._file.close()
         self._tail, self._read = [], (-1, [])
+
+
+def stored(items: Iterable[T], chunk: int = 1024) -> Stored[T]:
+    """``items`` moved to a temporary file: for a corpus-sized list that waits for the writer
+    while later stages run (the translation checks, the infractions, the restriction lists).
+    Large items take a smaller ``chunk`` (LARGE_CHUNK): the chunk being filled and the one
+    last read stay in memory."""
+    kept: Stored[T] = Stored(chunk)
+    kept.extend(items)
+    return kept
+
+
+def close_all(*sequences: object) -> None:
+    """Close the temporary files of those of ``sequences`` that are kept on disk."""
+    for sequence in sequences:
+        if isinstance(sequence, Documents | Stored):
+            sequence.close()
 
 
 class Rules(Mapping[str, Rule]):

@@ -12,8 +12,10 @@ from ingest import spill
 from ingest.align import align_corpus
 from ingest.errors import IngestError
 from ingest.extract import extract_knowledge
+from ingest.extract.terms import by_document
 from ingest.glossary import load_glossary
 from ingest.pipeline import run_pipeline
+from ingest.records import Reading
 from ingest.spill import Documents
 
 
@@ -109,3 +111,27 @@ def test_a_stored_list_reads_back_every_item_across_its_chunks() -> None:
     with pytest.raises(IndexError):
         stored[11]
     stored.close()
+
+
+def test_readings_are_handed_out_a_document_at_a_time() -> None:
+    found = [Reading(f"{d}:{n}", f"text {d} {n}", ()) for d in ("a", "c") for n in (1, 2)]
+    # Documents with no reading get none; each gets its own, in order.
+    assert list(by_document(["a", "b", "c"], found)) == [found[:2], [], found[2:]]
+    # A reading whose document is not where the walk expects it is an error, not lost.
+    with pytest.raises(ValueError, match="c:1"):
+        list(by_document(["c", "a"], found))
+
+
+def test_lists_that_wait_for_the_writer_are_kept_on_disk_unchanged(small_corpus: Path) -> None:
+    result = run_pipeline(small_corpus)
+    k = result.knowledge
+    try:
+        listed = list(result.documents)
+        _links, checks = align_corpus(listed, load_glossary())
+        assert checks and isinstance(result.checks, spill.Stored)
+        assert list(result.checks) == checks
+        assert isinstance(result.infractions, spill.Stored)
+        assert isinstance(k.restrictions, spill.Stored) and isinstance(k.readings, spill.Stored)
+    finally:
+        spill.close_all(result.documents, result.links, result.checks, result.infractions)
+        spill.close_all(k.rulings, k.steps, k.restrictions, k.readings)

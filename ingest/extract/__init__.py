@@ -8,7 +8,7 @@ rules that state it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .. import spill
@@ -36,7 +36,7 @@ from .facts import extract_facts
 from .glosses import extract_glosses
 from .restrictions import extract_restrictions
 from .rulings import extract_rulings
-from .terms import count_terms, readings
+from .terms import by_document, count_terms, readings
 from .timing import TimingResult, build_timing
 
 
@@ -46,12 +46,11 @@ class Knowledge:
     cards: list[Card] = field(default_factory=list)
     aliases: list[CardAlias] = field(default_factory=list)
     facts: list[CardFact] = field(default_factory=list)
-    mentions: dict[str, list[str]] = field(default_factory=dict)
     rulings: Sequence[Ruling] = field(default_factory=list)
     steps: Sequence[RulingStep] = field(default_factory=list)
-    restrictions: list[Restriction] = field(default_factory=list)
+    restrictions: Sequence[Restriction] = field(default_factory=list)  # on disk (spill.Stored)
     term_counts: Iterable[TermCount] = field(default_factory=list)  # produced as written
-    readings: list[Reading] = field(default_factory=list)
+    readings: Sequence[Reading] = field(default_factory=list)  # on disk, in document order
     card_properties: list[CardProperty] = field(default_factory=list)
     classes: list[CardClass] = field(default_factory=list)
     class_names: list[ClassName] = field(default_factory=list)
@@ -86,14 +85,10 @@ def extract_knowledge(
     names = {c.id: c.name for c in cards.cards}
     card_facts = extract_card_facts({c.id for c in cards.cards}, spill.view(documents).rules, games)
     glosses, gloss_warnings = extract_glosses(documents)
-    official = readings(documents, glossary, cards.aliases, names)
-    # Every rule in the other words it is read in: its curated gloss, its official-terms
-    # reading (a machine translation with the official names put back).
-    read_as: dict[str, list[tuple[str, str]]] = {}
-    for g in glosses:
-        read_as.setdefault(g.rule, []).append((g.lang, g.text))
-    for r in official:
-        read_as.setdefault(r.rule, []).append(("en", r.text))
+    # Read again by the typed facts and the writer, a document's at a time: they wait on disk.
+    official = spill.stored(
+        readings(documents, glossary, cards.aliases, names), chunk=spill.LARGE_CHUNK
+    )
     facts = extract_facts(
         documents,
         glossary,
@@ -104,7 +99,7 @@ def extract_knowledge(
         card_facts,
         rulings,
         steps,
-        read_as,
+        _read_as(spill.view(documents).heads, glosses, official),
     )
     return Knowledge(
         glosses=glosses,
@@ -118,10 +113,28 @@ def extract_knowledge(
         cards=cards.cards,
         aliases=cards.aliases,
         facts=cards.facts,
-        mentions=cards.mentions,
         rulings=rulings,
         steps=steps,
-        restrictions=extract_restrictions(documents, glossary, resolve),
+        restrictions=spill.stored(extract_restrictions(documents, glossary, resolve)),
         term_counts=count_terms(documents, counted or glossary),
         readings=official,
     )
+
+
+def _read_as(
+    heads: Sequence[DocumentResult], glosses: list[Gloss], official: Iterable[Reading]
+) -> Iterator[dict[str, list[tuple[str, str]]]]:
+    """Per document, in order, every rule in the other words it is read in: its curated
+    gloss, then its official-terms reading (a machine translation with the official names
+    put back)."""
+    glossed: dict[str, dict[str, list[tuple[str, str]]]] = {}
+    for g in glosses:
+        glossed.setdefault(g.rule.partition(":")[0], {}).setdefault(g.rule, []).append(
+            (g.lang, g.text)
+        )
+    doc_ids = [h.doc.doc_id for h in heads]
+    for doc_id, found in zip(doc_ids, by_document(doc_ids, official), strict=True):
+        other = {rule: list(words) for rule, words in glossed.get(doc_id, {}).items()}
+        for r in found:
+            other.setdefault(r.rule, []).append(("en", r.text))
+        yield other

@@ -405,11 +405,12 @@ def extract_facts(
     card_facts: CardFacts,
     rulings: Sequence[Ruling],
     steps: Sequence[RulingStep],
-    read_as: dict[str, list[tuple[str, str]]] | None = None,
+    read_as: Iterable[dict[str, list[tuple[str, str]]]] = (),
 ) -> Iterator[Fact]:
     """Every fact of the corpus (see the module docstring), one document's at a time: the
     build writes them as they come (they are the largest thing it extracts). A rule is read
-    in the other words ``read_as`` gives it too (rule id -> (language, text)): its curated
+    in the other words ``read_as`` gives it too (one dict per document, in the documents'
+    order, rule id -> (language, text); none when it ends): its curated
     gloss (the Vietnamese article's rulings in English), its reading in official terms
     (004's machine translation with the official names). Those facts cite the rule and quote
     that text."""
@@ -425,11 +426,12 @@ def extract_facts(
     rules = spill.view(documents).rules
     _from_properties(ctx, properties, rules)
     yield from _taken(ctx)
-    other = read_as or {}
+    other_words = iter(read_as)
     # A rule's facts are numbered in order; once its document is read, only the worked
     # examples (read last) add to a rule's, so only theirs keep counting.
     examples = {step.ruling for step in steps}
     for d in documents:
+        other = next(other_words, {})
         paths = {s.id: s.path for s in d.sections}
         readings = [d.rules]
         depth = max((len(other.get(r.id, [])) for r in d.rules), default=0)

@@ -10,7 +10,7 @@ official terms and card names; the raw text stays as it is.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from ..glossary import Finder, Glossary, Rendering
 from ..records import CardAlias, DocumentResult, Reading, TermCount
@@ -94,3 +94,19 @@ def readings(
             text.append(rule.text[pos:])
             out.append(Reading(rule.id, "".join(text), tuple(changes)))
     return out
+
+
+def by_document(doc_ids: Iterable[str], found: Iterable[Reading]) -> Iterator[list[Reading]]:
+    """The readings of each document of ``doc_ids`` in turn, from ``found`` as ``readings``
+    makes them (in the documents' order): a stage that walks the documents reads their
+    readings alongside instead of holding every rule's at once."""
+    rest = iter(found)
+    pending = next(rest, None)
+    for doc_id in doc_ids:
+        mine = []
+        while pending is not None and pending.rule.partition(":")[0] == doc_id:
+            mine.append(pending)
+            pending = next(rest, None)
+        yield mine
+    if pending is not None:
+        raise ValueError(f"reading of {pending.rule} out of its document's order")

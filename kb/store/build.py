@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ingest.errors import IngestError
 from ingest.pipeline import PipelineResult, run_pipeline
-from ingest.spill import Documents, Stored
+from ingest.spill import close_all
 
 from .. import embed
 from ..types import BuildSummary
@@ -44,9 +44,8 @@ def build(
     finally:
         # Their temporary files, now rather than at collection.
         k = result.knowledge
-        for spilled in (result.documents, result.links, k.rulings, k.steps):
-            if isinstance(spilled, Documents | Stored):
-                spilled.close()
+        close_all(result.documents, result.links, result.checks, result.infractions)
+        close_all(k.rulings, k.steps, k.restrictions, k.readings)
 
 
 def _write(

@@ -11,10 +11,12 @@ from typing import Any
 
 import sqlite_utils
 
+from ingest import spill
 from ingest.english import common_words
+from ingest.extract.terms import by_document
 from ingest.languages import packaged
 from ingest.pipeline import PipelineResult
-from ingest.records import DocumentResult, Rule
+from ingest.records import DocumentResult, Gloss, Rule
 from ingest.text import CJK_RUN, fold, index_form, words
 
 from . import datafiles, schema
@@ -116,15 +118,20 @@ def _document_row(d: DocumentResult, ord_: int, newest: dict[str, str]) -> dict[
 
 def write_rules(db: sqlite_utils.Database, result: PipelineResult) -> None:
     """Rules, numbered by ``seq`` across the corpus, each with its row in rules_fts."""
-    readings = {r.rule: r.text for r in result.knowledge.readings}
     # A curated gloss is searched too: an English question finds the Vietnamese ruling it
     # glosses.
+    glossed: dict[str, list[Gloss]] = {}
     for g in result.knowledge.glosses:
-        readings[g.rule] = f"{readings.get(g.rule, '')} {g.text}".strip()
+        glossed.setdefault(g.rule.partition(":")[0], []).append(g)
     # A language whose diacritics make the word keeps them in the folded column too.
     kept = {lang.code for lang in result.languages if not lang.fold_diacritics}
     seq = 1
-    for d in result.documents:
+    doc_ids = [h.doc.doc_id for h in spill.view(result.documents).heads]
+    official = by_document(doc_ids, result.knowledge.readings)
+    for d, found in zip(result.documents, official, strict=True):
+        readings = {r.rule: r.text for r in found}
+        for g in glossed.get(d.doc.doc_id, []):
+            readings[g.rule] = f"{readings.get(g.rule, '')} {g.text}".strip()
         paths = {s.id: s.path for s in d.sections}
         first, seq = seq, insert_records(db, "rules", d.rules, start=seq)
         db.conn.executemany(
