@@ -229,9 +229,19 @@ def heads(data: list[dict[str, Any]], w: dict[str, float], top: int) -> list[dic
         scored = sorted(
             ((linear(c, w), i, c) for i, c in enumerate(q["cands"])), key=lambda t: (-t[0], t[1])
         )
-        cands = [{**c, "f": {**c["f"], "linear": round(s, 4)}} for s, _, c in scored[:top]]
+        accentless = float(q["lang"] == "vi-plain")  # what kb.retrieve.trees.accentless reads
+        cands = [
+            {**c, "f": {**c["f"], "linear": round(s, 4), "accentless": accentless}}
+            for s, _, c in scored[:top]
+        ]
         out.append({**q, "cands": cands, "rest": [c["rel"] for _, _, c in scored[top:]]})
     return out
+
+
+def tree_features(feats: list[str]) -> list[str]:
+    """What the trees read: the linear ranker's features, the linear score, and what they
+    read of the question itself."""
+    return [*feats, "linear", "accentless"]
 
 
 def train_trees(train: list[dict[str, Any]], feats: list[str], shape: dict) -> Any:
@@ -301,10 +311,14 @@ def by_trees(
             for p in parts:
                 w = fitted[p]
                 model = train_trees(
-                    heads([q for q in data if q[key] != p], w, top), [*feats, "linear"], shape
+                    heads([q for q in data if q[key] != p], w, top),
+                    tree_features(feats),
+                    shape,
                 )
                 ranks += reranked_ranks(
-                    model, heads([q for q in data if q[key] == p], w, top), [*feats, "linear"]
+                    model,
+                    heads([q for q in data if q[key] == p], w, top),
+                    tree_features(feats),
                 )
             print(f"trees ({name}) over the first {top}, leave one {key} out: {summary(ranks)}")
             total[name] += sum(1 / (x + 1) for x in ranks if 0 <= x < 10) / len(ranks) / 2
@@ -447,10 +461,10 @@ def main() -> int:
         shape = args.shape or by_trees(train, feats, c, args.top, WRITTEN)
         # The head the trees will re-order in kb ask is the linear ranker's as written.
         head = heads(train, written_weights() if not args.write else w, args.top)
-        model = train_trees(head, [*feats, "linear"], TREES[shape])
+        model = train_trees(head, tree_features(feats), TREES[shape])
         note = f"{shape}, {len(train)} questions, chosen by leave-one-set-out and -game-out"
         TREES_OUT.write_text(
-            trees_toml(model, [*feats, "linear"], args.top, note), encoding="utf-8"
+            trees_toml(model, tree_features(feats), args.top, note), encoding="utf-8"
         )
         print(f"wrote {TREES_OUT} ({shape})")
     return 0

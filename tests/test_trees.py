@@ -3,6 +3,8 @@ walks them, reading only features the ranker computes, and only the head moves."
 
 from __future__ import annotations
 
+from typing import Any
+
 from kb.retrieve import trees
 from kb.retrieve.features import FEATURES
 from kb.retrieve.fuse import fusion_weights
@@ -25,7 +27,7 @@ def test_a_deeper_tree_follows_both_branches() -> None:
 
 def test_every_feature_the_written_trees_read_is_one_the_ranker_computes() -> None:
     """A feature renamed or dropped without retraining would read 0 for every passage."""
-    known = set(FEATURES) | {f"rr_{kind}" for kind in fusion_weights()} | {"linear"}
+    known = set(FEATURES) | {f"rr_{kind}" for kind in fusion_weights()} | {"linear", "accentless"}
     model = trees.model()
     assert set(model["features"]) <= known
     width = len(model["features"])
@@ -56,3 +58,15 @@ def test_trees_boosted_from_the_linear_score_add_to_it() -> None:
     out = trees.rerank(ranked, [], model)
     assert [r["seq"] for r in out] == [1, 2]
     assert [r["tree_score"] for r in out] == [2.25, 1.75]
+
+
+def test_the_trees_read_whether_the_question_is_vietnamese_without_its_marks() -> None:
+    """The embedder reads accentless Vietnamese as noise; the trees are told so."""
+    from types import SimpleNamespace
+
+    def u(text: str, lang: str) -> Any:
+        return SimpleNamespace(text=text, lang=lang)
+
+    assert trees.accentless(u("tinh toan thiet hai", "vi")) == 1.0
+    assert trees.accentless(u("tính toán thiệt hại", "vi")) == 0.0
+    assert trees.accentless(u("damage calculation", "en")) == 0.0

@@ -26,7 +26,7 @@ from .groups import Group, query_groups
 from .lexical import forms_of, gather
 from .query import Understanding
 from .rank import rank
-from .trees import rerank
+from .trees import accentless, rerank
 
 # How many passages the dense list contributes.
 DENSE_SIZE = 60
@@ -84,6 +84,6 @@ def retrieve(
     stages.linear = rank(
         conn, u, stages.fused, lang=lang, groups=stages.groups, dense=stages.similarity
     )
-    stages.ranked = rerank(stages.linear, stages.lists)
+    stages.ranked = rerank(stages.linear, stages.lists, question={"accentless": accentless(u)})
     stages.hits = collapse(stages.ranked, conn, lang or u.lang)
     return stages

@@ -7,15 +7,18 @@ read the features of kb.retrieve.features, each candidate list's reciprocal rank
 score. Evaluated here in pure Python (a few hundred shallow trees over a few dozen candidates),
 so no model library joins a judge's process. Without the file's trees, the linear order stands.
 
-On the ``kb ask`` path: standard library only.
+On the ``kb ask`` path: standard library and ``ingest.text`` only.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ingest.text import fold
+
 from ..store import datafiles
 from .fuse import RRF_K
+from .query import Understanding
 
 
 def model() -> dict[str, Any]:
@@ -23,6 +26,13 @@ def model() -> dict[str, Any]:
     (how many of the linear ranker's best are re-ordered), ``trees``, and ``base`` (the trees
     were boosted from the linear score times ``base``: a passage's score is that plus theirs)."""
     return dict(datafiles.load("ask_trees"))
+
+
+def accentless(u: Understanding) -> float:
+    """1 for Vietnamese typed without its marks: the embedder reads it as noise (dense
+    retrieval alone put the deciding passage first for 0 to 10% of such questions), so the
+    trees may weigh the dense features by it."""
+    return float(u.lang == "vi" and fold(u.text) == u.text.lower())
 
 
 def list_ranks(lists: list[tuple[str, list[int]]]) -> dict[int, dict[str, float]]:
@@ -54,10 +64,12 @@ def rerank(
     ranked: list[dict[str, Any]],
     lists: list[tuple[str, list[int]]],
     m: dict[str, Any] | None = None,
+    question: dict[str, float] | None = None,
 ) -> list[dict[str, Any]]:
     """``ranked`` (the linear order) with its first ``top`` passages ordered by the trees of
     ``m`` (kb/data/ask_trees.toml by default; ties keep the linear order); each re-ordered row
-    gets its ``tree_score``."""
+    gets its ``tree_score``. ``question``: what the trees read of the question itself, the
+    same for every candidate (they weigh the other features by it)."""
     m = m if m is not None else model()
     trees, top = m.get("trees", []), int(m.get("top", 0))
     if not trees or not top:
@@ -66,7 +78,12 @@ def rerank(
     rr = list_ranks(lists)
     head = ranked[:top]
     for row in head:
-        values = {**row["features"], **rr.get(row["seq"], {}), "linear": row["score"]}
+        values = {
+            **row["features"],
+            **rr.get(row["seq"], {}),
+            "linear": row["score"],
+            **(question or {}),
+        }
         boosted = score(trees, [values.get(n, 0.0) for n in names])
         row["tree_score"] = round(boosted + float(m.get("base", 0.0)) * row["score"], 4)
     order = sorted(range(len(head)), key=lambda i: (-head[i]["tree_score"], i))
