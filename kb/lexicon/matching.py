@@ -14,7 +14,6 @@ On the ``kb ask`` path: standard library and ``ingest.text`` only.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from functools import cache
 
@@ -50,7 +49,7 @@ def form_grams(form: str) -> frozenset[str] | None:
 class Passage:
     """A text read as folded words and their stems."""
 
-    __slots__ = ("tokens", "keys", "where", "grams", "found", "_letters")
+    __slots__ = ("tokens", "keys", "where", "grams", "found", "_words")
 
     def __init__(self, text: str) -> None:
         self.tokens = words(fold(text))
@@ -61,14 +60,13 @@ class Passage:
         )
         # Where each group of the question stands (kb.ask.groups): several features ask.
         self.found: dict[object, list[tuple[int, int]]] = {}
-        self._letters: list[tuple[str, Counter[str]]] | None = None
+        self._words: frozenset[str] | None = None
 
-    def letters(self) -> list[tuple[str, Counter[str]]]:
-        """Each distinct word with its letter counts (what a typo's bound compares; counted
-        once per passage, not once per word of each question)."""
-        if self._letters is None:
-            self._letters = [(t, Counter(t)) for t in dict.fromkeys(self.tokens)]
-        return self._letters
+    def word_set(self) -> frozenset[str]:
+        """Its distinct words (what a typo is looked for among)."""
+        if self._words is None:
+            self._words = frozenset(self.tokens)
+        return self._words
 
     def index(self, level: str) -> dict[str, list[int]]:
         """Each key of the passage's words at ``level`` with the positions it stands at."""
