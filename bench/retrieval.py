@@ -14,7 +14,7 @@ set, language (Vietnamese typed without diacritics apart), game and kind of ques
     python bench/retrieval.py --sets tests/fixtures/retrieval_holdout.toml
     python bench/retrieval.py --no-dense --by lang --misses
 
-The fresh held-out set (verdicts_holdout11.toml) is measured once,
+The fresh held-out set (verdicts_holdout12.toml) is measured once,
 at the end of a round of work, never to choose anything.
 """
 
@@ -56,9 +56,10 @@ SEEN = (
     "verdicts_holdout8.toml",
     "verdicts_holdout9.toml",
     "verdicts_holdout10.toml",
+    "verdicts_holdout11.toml",
 )
 # Written before this round's work and measured once at its end.
-FRESH = ("verdicts_holdout11.toml",)
+FRESH = ("verdicts_holdout12.toml",)
 STAGES = ("lexical", "dense", "fused", "linear", "ranked", "hits")
 KS = (1, 3, 5)
 
