@@ -55,18 +55,3 @@ def value(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | No
     cited = [because(conn, f) for f in found]
     text = f"{said}: {name}'s {fields[0].upper()} is {said}."
     return Verdict(said, text, cited, kind="card", cards=[u.cards[0]["id"]])
-
-
-def has(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
-    """Yes when the question names a value the card's data holds ("a DARK monster")."""
-    if len(u.cards) != 1:
-        return None
-    facts = [f for f in _facts(conn, u) if f["field"] not in ("effect", "name_ja", "sets")]
-    named = [f for f in facts if fold(f["value"]) in u.words]
-    extra = {fold(f["value"]) for f in named} | {"monster", "card"}
-    if not named or not _plain(u, extra):
-        return None
-    name = u.cards[0]["name"]
-    said = ", ".join(f"{f['field']} {f['value']}" for f in named)
-    return Verdict("yes", f"Yes: {name} has {said}.", [because(conn, f) for f in named],
-                   kind="card", cards=[u.cards[0]["id"]])  # fmt: skip

@@ -20,7 +20,6 @@ from ingest.text import fold, stem
 from ingest.text import words as text_words
 
 from ...lexicon.words import cue_pattern, query_data, stopwords
-from ...store.db import run
 from ..passes_asks import lexicon
 from ..question import Understood
 from . import passages, statement, words
@@ -36,9 +35,7 @@ _STATES = ("does", "does-not", "must", "cannot")
 def _answer(conn: sqlite3.Connection, p: dict[str, Any], required: list[set[str]],
             asked_stems: set[str], text: str,
             about_thing: set[str]) -> dict[str, Any] | None:  # fmt: skip
-    facts = run(conn, "verdict_rule_statements", ids=[p["id"]])
-    said = " ".join(dict.fromkeys(f["quote"] for f in facts))
-    around = stems(" ".join([*statement.context(conn, p), said]))
+    facts, around = passages.clauses(conn, p)
     fitting = []
     # The English (a gloss's, or the rule's own) first: the verdict is read in English.
     for fact in sorted(facts, key=lambda f: f["lang"] != "en"):

@@ -23,16 +23,14 @@ from collections.abc import Set as AbstractSet
 from functools import cache
 from typing import Any
 
-from ingest.sentences import split_sentences
 from ingest.text import fold, stem, words
 
 from ...lexicon.words import query_data, stopwords
 from ...store import datafiles
-from ...store.db import first, run
 from ...store.vocabulary import load_vocabulary
 from ..passes_asks import lexicon, stated_numbers
 from ..question import Understood
-from . import originals
+from . import passages
 from .asked import Asked
 from .common import Verdict, because, threshold
 from .named import stems
@@ -175,25 +173,6 @@ def answering(clause: str, around: set[str], required: list[set[str]]) -> bool:
     return 2 * held >= len(required) and len(missing) <= slack
 
 
-def sentences(conn: sqlite3.Connection, passage: dict[str, Any]) -> list[str]:
-    """The passage's sentences, those of its reading in official terms (004's machine
-    translation with the official names) and those of its curated English gloss (a rule of
-    the Vietnamese article is read in the English a judge is shown beside it)."""
-    glosses = [g["text"] for g in run(conn, "rule_glosses", id=passage["id"])]
-    texts = [passage["text"], passage.get("reading") or "", *glosses]
-    return [s for text in dict.fromkeys(t for t in texts if t) for s in split_sentences(text)]
-
-
-def context(conn: sqlite3.Connection, passage: dict[str, Any]) -> list[str]:
-    """What a passage is said under: its title, its section path, its document's title ("FoW
-    basic rules") and the English names of the moments it belongs to (a Vietnamese heading
-    is "Bước Chiến đấu", Battle Step)."""
-    nodes = (passage.get("nodes") or "").split()
-    names = [row["en"] for n in nodes if (row := first(conn, "timing_node", id=n))]
-    title = passage.get("document_title") or ""
-    return [passage.get("title") or "", passage.get("section_path") or "", title, *names]
-
-
 def asking_sentence(text: str) -> str:
     """The sentence that asks ("My ruler doesn't have [Grimoire]. Can I still bring an extra
     deck?": the second): a negation elsewhere supposes, it does not ask "can't I"."""
@@ -252,13 +231,9 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
     # The question's own words, each written one way (not a name with renderings).
     plain = plain_words(required)
     skip = skipped(conn)
-    top = originals.top(asked)
-    facts = run(conn, "verdict_rule_statements", ids=[p["id"] for p in top])
     readings = []
-    for p in top:
-        mine = [f for f in facts if f["rule"] == p["id"]]
-        said = " ".join(dict.fromkeys(f["quote"] for f in mine))
-        around = stems(" ".join([*context(conn, p), said]))
+    for p in passages.top(asked):
+        mine, around = passages.clauses(conn, p)
         stating = [
             f for f in mine if answering(f"{f['condition']} {f['outcome']}", around, required)
         ]
@@ -293,4 +268,4 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
     return Verdict(verdict, f"{opening}: {fact['quote']}", cited, kind="statement")
 
 
-__all__ = ["answering", "condition_share", "context", "modal_sentence", "sentences"]
+__all__ = ["answering", "condition_share", "modal_sentence"]

@@ -73,9 +73,7 @@ def _answer(
     cards = {c["id"] for c in u.cards}
     if cards and not cards <= set((p.get("card_ids") or "").split()):
         return None
-    facts = run(conn, "verdict_rule_statements", ids=[p["id"]])
-    said = " ".join(dict.fromkeys(f["quote"] for f in facts))
-    around = stems(" ".join([*statement.context(conn, p), said]))
+    facts, around = passages.clauses(conn, p)
     # The English (a gloss's, or the rule's own) first: the verdict is read in English.
     for fact in sorted(facts, key=lambda f: f["lang"] != "en"):
         clause = f"{fact['condition']} {fact['outcome']}"
