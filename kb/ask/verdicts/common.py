@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from ...lexicon.words import query_data
 from ...store import datafiles
 from ...store.db import first
 from ..answers.common import quote_gloss, source
@@ -61,9 +62,10 @@ def at_moment(name: str) -> str:
     Damage Step", "in the Battle Step"."""
     lowered = lower_first(name)
     first = lowered.split(" ", 1)[0]
-    if first in ("before", "after", "during", "at", "in", "on", "when"):
+    words = query_data()["moment_after_verb"]
+    if first in words["prepositions"]:
         return lowered
-    if first in ("start", "end", "beginning"):
+    if first in words["parts"]:
         return f"at the {lowered}"
     return f"in the {name}"
 

@@ -86,11 +86,12 @@ def _game_mentions(
     for row in vocabulary.terms:
         terms_of.setdefault(row["key"], set()).add(row["term"])
     spans, as_words = [], []
+    after_words = tuple(f" {fold(w)}" for w in query_data()["game_named_after"]["words"])
     for m in cue_pattern(tuple(sorted(aliases))).finditer(folded):
         before, after = folded[: m.start()].rstrip(), folded[m.end() :].lstrip()
         naming = not before.strip(" -([") or after.startswith((":", ")"))
         ids = terms_of.get(m.group(), set())
-        if not ids or naming or before.endswith((" in", " of", " for", " trong")):
+        if not ids or naming or before.endswith(after_words):
             spans.append((m.start(), m.end()))
             continue
         texts = [text for term in ids for text in forms.get(term, [])]
