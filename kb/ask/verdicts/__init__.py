@@ -1,12 +1,8 @@
-"""Verdicts a judge can act on: yes/no, when, which first, what happens, how many, decided by
-inference over the typed facts the build derived from the rules (table ``facts``, card
-classes), with the deciding facts cited. Where no fact covers the question, no verdict: the
-answer says so plainly and shows passages.
+"""Verdicts a judge can act on (yes/no, when, what happens, how many), each decided by facts the
+build derived from the rules and cited; where no fact covers the question, no verdict.
 
-``decide`` picks the resolver for the question's kind: permission (kb.ask.verdicts.permission)
-for yes/no and when, quantities for how many, outcomes for what happens, a worked example's
-Chain for which resolves first. Before a verdict stands it passes the filters of
-kb.ask.verdicts.filters.
+``decide`` runs the resolvers of the question's kind in order; a verdict stands when it passes
+the filters of kb.ask.verdicts.filters.
 
 On the ``kb ask`` path: standard library, sqlite3, rapidfuzz and ``ingest`` text modules only.
 """
@@ -23,21 +19,13 @@ from . import filters
 from .asked import Asked
 from .common import Verdict
 
-# The resolvers of each kind of question, in order, as "module:function": a module is
-# imported when a question of its kind is asked (kb ask is a process per question, and most
-# questions ask for one kind or none).
+# The resolvers of each kind of question, in order, as "module:function": a module is imported
+# when a question of its kind is asked (kb ask is a process per question).
 RESOLVERS = {
-    "yesno": [
-        "restriction:status",
-        "card_data:has",
-        "permission:yes_no",
-        "statement:modal_sentence",
-        "quantity:within",
-    ],
+    "yesno": ["permission:yes_no", "statement:modal_sentence", "quantity:within"],
     "when": ["permission:when", "when_passages:in_passages"],
-    "which_first": ["example:resolves_first"],
-    "what_happens": ["outcome:what_happens", "example:result", "happens:in_passages"],
-    "how_many": ["card_data:value", "restriction:copies", "quantity:in_passages"],
+    "what_happens": ["outcome:what_happens", "happens:in_passages"],
+    "how_many": ["card_data:value", "quantity:in_passages"],
 }
 # Card data fields a question about one card asks a number of (kb/ask/verdicts/card_data.py).
 NUMERIC = ("atk", "def", "level")
@@ -51,9 +39,8 @@ def _resolver(name: str) -> Callable[[sqlite3.Connection, Understood, Asked], Ve
 def decide(
     conn: sqlite3.Connection, u: Understood, passages: list[dict[str, Any]] | None = None
 ) -> tuple[Asked, Verdict | None]:
-    """What the question asks for, and the verdict when a fact covers it. ``passages`` are
-    the ranked passages of the question (kb.ask.rank): facts of the passages that answer the
-    question best may decide it."""
+    """What the question asks for, and the verdict when a fact covers it; ``passages``: the
+    question's ranked passages (kb.ask.rank), whose facts may decide it."""
     asked = Asked(conn, u)
     asked.passages = passages or []
     if not asked.kind and u.cards and any(f in NUMERIC for f in u.facts):

@@ -1,11 +1,8 @@
 """Every content word of a question accounted for before a verdict stands: read by the parse
-(a card, a moment with the words that place it, a card class, the action asked about, the
-Chain when the clause names one too; rulesets, game names, numbers and the cues of what is
-asked are no content words, words.skipped) or said, in one of its ways of writing, by the
-clauses the verdict quotes or what they are said under (their rule's title and section). A word
-neither read nor quoted is one the verdict never weighed ("a second Chain in the Battle Step":
-a rule allowing the Battle Step says nothing of a second Chain), so there is no verdict, and
-the answer names the words.
+(a card, a moment and the words placing it, a class, the action, the Chain) or said by the
+clauses the verdict quotes or what they are said under. A word neither read nor quoted is one
+the verdict never weighed ("a second Chain in the Battle Step"): no verdict, and the answer
+names the words.
 
 On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
 """
@@ -26,7 +23,7 @@ from ...store.db import first, run
 from ...store.vocabulary import load_vocabulary
 from ..passes_asks import lexicon
 from ..question import Understood
-from . import named, statement, words
+from . import named, passages, words
 from .asked import Asked
 from .common import Verdict, threshold
 from .words import required_spans
@@ -37,8 +34,7 @@ Span = tuple[int, int]
 def unaccounted(
     conn: sqlite3.Connection, u: Understood, asked: Asked, verdict: Verdict
 ) -> list[str]:
-    """The question's words that the parse did not read and the verdict's clauses do not say,
-    adjacent ones as one phrase ("second chain"); none when all are accounted for."""
+    """The question's words neither read nor said, adjacent ones as one phrase ("second chain")."""
     held = said(conn, verdict)
     placed = _placed(conn, verdict, held)
     read = read_spans(conn, u, asked, placed)
@@ -59,27 +55,22 @@ def unaccounted(
 
 
 def _slack(required: int, options: set[str]) -> bool:
-    """One plain word of a long question may go unsaid ("how many Chains can be built"),
-    never a name (a term, a moment) nor a word narrowing one; how long is tuned on the
-    development sets (bench/tune_verdicts.py: account_slack_from)."""
+    """One plain word of a long question (tuned: account_slack_from) may go unsaid, never a name
+    nor a word narrowing one."""
     plain_word = bool(words.plain([options])) and not isinstance(options, words.Narrowing)
     return plain_word and required >= threshold("account_slack_from")
 
 
 @cache
 def _implied() -> tuple[str, ...]:
-    """What any rule supposes, said or not ("player", "game": kb/data/query.toml
-    [conditions] implied)."""
+    """What any rule supposes, said or not ("player": kb/data/query.toml [conditions])."""
     return tuple(fold(w) for w in query_data()["conditions"]["implied"])
 
 
 def _class_cues(basis: str, u: Understood) -> list[str]:
-    """The words of what a verdict of this basis is read for, which its resolver reads:
-    "limited", "ban list" of a restriction list's verdict; "original" and the field asked
-    ("ATK") of a card's printed data (kb/data/query.toml [restriction], [printed], [facts])."""
+    """The words a card-data verdict's resolver reads: "original" and the field asked ("ATK")
+    (kb/data/query.toml [printed], [facts])."""
     data = query_data()
-    if basis == "restriction":
-        return [fold(c) for c in data["restriction"]["cues"]]
     if basis == "card":
         fields = [w for f in u.facts for w in data["facts"].get(f, [])]
         return [fold(w) for w in [*data["printed"]["words"], *fields]]
@@ -87,10 +78,8 @@ def _class_cues(basis: str, u: Understood) -> list[str]:
 
 
 def _placed(conn: sqlite3.Connection, verdict: Verdict, held: set[str]) -> Callable[[str], bool]:
-    """Whether the verdict's rules stand at a moment the question names: a quoted rule of the
-    moment or of a moment within it, or a clause (or its heading) naming it; any moment when no
-    quoted rule belongs to one. "Flipped face-up at the start of the Damage Step" is not
-    answered by the rule of "before damage calculation"."""
+    """Whether the verdict's rules stand at a moment the question names (a rule of it or of a
+    moment within it, or a clause naming it; any moment when no quoted rule has one)."""
     rules = list(dict.fromkeys(b["rule"] for b in verdict.because if b.get("rule")))
     nodes = [n for p in run(conn, "passages", ids=rules) for n in (p["nodes"] or "").split()]
     within = " › ".join(node_path(conn, n) for n in nodes)
@@ -115,11 +104,8 @@ def read_spans(
     asked: Asked,
     placed: Callable[[str], bool] = lambda node: True,
 ) -> list[Span]:
-    """Where the parse read the question: its cards, moments (with the words placing them:
-    "during", and a qualifier the moment's name carries: "before" of "before damage
-    calculation") the verdict's rules are ``placed`` at, card classes, the action it asks
-    about, the game it names. A resolver matches these by what they are, not by their
-    words."""
+    """Where the parse read the question: its cards, classes, moments the verdict's rules are
+    ``placed`` at (with the words placing them), the action, the game."""
     spans = [(c["start"], c["end"]) for c in [*u.cards, *asked.classes] if "start" in c]
     folded = fold(u.corrected or u.text)
     for t in u.timing:
@@ -139,10 +125,8 @@ def _chain_spans(u: Understood) -> list[Span]:
 
 
 def _placing(conn: sqlite3.Connection, folded: str, moment: dict[str, object]) -> list[Span]:
-    """The words right before or after a moment that place something at it ("during the",
-    "vào lúc", ingest/data/statements.toml [times]; kb/data/query.toml [qualifiers]): read
-    with the moment, but a qualifier its name lacks ("at the start of" the Battle Step), left
-    for the clause to say."""
+    """The words placing something at a moment ("during the", "vào lúc"): read with it, but a
+    qualifier its name lacks ("at the start of" the Battle Step), left for the clause to say."""
     start, end = int(str(moment["start"])), int(str(moment["end"]))
     names = " ".join(r["key"] for r in load_vocabulary(conn).timing if r["node"] == moment["node"])
     before = folded[:start].rstrip()
@@ -177,9 +161,8 @@ def _word_char(text: str, at: int) -> bool:
 
 
 def _whole(cue: str, text: str) -> list[Span]:
-    """Where the cue stands in the text as whole words (a Chinese cue anywhere), left to right
-    without overlaps: what a pattern ``(?<!\\w)cue(?!\\w)`` finds, without compiling one
-    pattern per cue in every ``kb ask`` process (about 70 of them, 5-9 ms)."""
+    """Where the cue stands in the text as whole words (a Chinese cue anywhere), without
+    compiling a pattern per cue in every ``kb ask`` process."""
     if not cue:
         return []
     anywhere = bool(CJK_RUN.search(cue))
@@ -196,14 +179,13 @@ def _whole(cue: str, text: str) -> list[Span]:
 
 
 def said(conn: sqlite3.Connection, verdict: Verdict) -> set[str]:
-    """The stems the verdict's quoted clauses hold, with their English glosses and what their
-    rules are said under (title, section, document, moments: statement.context), and the
-    character bigrams (and characters) of their Chinese."""
+    """The stems of the verdict's quoted clauses, their glosses and what their rules are said
+    under (passages.context); Chinese as its bigrams and characters."""
     texts = [b.get("quote") or "" for b in verdict.because]
     texts += [(b.get("quote_gloss") or {}).get("text", "") for b in verdict.because]
     rules = [b["rule"] for b in verdict.because if b.get("rule")]
     for passage in run(conn, "passages", ids=list(dict.fromkeys(rules))) if rules else []:
-        texts += statement.context(conn, passage)
+        texts += passages.context(conn, passage)
     out = set()
     for text in texts:
         # the index's words ("dm", "5") and the question's ("dm5": words._script_words)
@@ -214,8 +196,7 @@ def said(conn: sqlite3.Connection, verdict: Verdict) -> set[str]:
 
 
 def _as_held(alternative: str) -> str:
-    """A way of writing as said() holds it: a Chinese word as its bigrams (a word of one
-    character as itself), as the index reads Chinese."""
+    """A way of writing as said() holds it: a Chinese word as its bigrams."""
     parts = []
     for part in alternative.split("|"):
         parts += cjk_bigrams(part) if CJK_RUN.fullmatch(part) and len(part) > 1 else [part]
@@ -223,8 +204,7 @@ def _as_held(alternative: str) -> str:
 
 
 def _phrases(text: str, spans: list[Span]) -> list[str]:
-    """The spans' words as written (folded where folding changed the text's length), spans
-    with nothing but spaces or hyphens between them joined."""
+    """The spans' words as written, spans with only spaces or hyphens between them joined."""
     shown = text if len(fold(text)) == len(text) else fold(text)
     merged: list[list[int]] = []
     for start, end in spans:

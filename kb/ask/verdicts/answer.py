@@ -1,5 +1,4 @@
-"""The answer of a verdict: the verdict first, the deciding facts cited, conflicts shown with
-both sources; and, when no fact covers a question that asks for a verdict, what is missing.
+"""The answer of a verdict, its deciding facts cited; or, without one, what is missing.
 
 On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
 """
@@ -40,8 +39,7 @@ def verdict_answer(conn: sqlite3.Connection, u: Understood, verdict: Verdict) ->
         quote=lead.get("quote", ""),
     )
     out["verdict"] = verdict.verdict
-    # How it was decided: permission, statement, quantity, when, outcome, order, card...
-    out["basis"] = verdict.kind
+    out["basis"] = verdict.kind  # how it was decided: permission, statement, quantity...
     out["because"] = verdict.because
     out["conflicts"] = verdict.conflicts
     return out

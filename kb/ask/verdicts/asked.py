@@ -1,9 +1,6 @@
-"""What a question asks for, as the resolvers read it: its kind (found by the understanding
-pass kb/ask/passes_asks.py), the action it is about, the Chain, the card classes, and the
-rulesets and versions it names; and the words no rule holds.
-
-Actions and Chains come from the lexicon the build reads rules with
-(ingest/data/statements.toml), so a question and a rule are read in the same terms.
+"""What a question asks for, as the resolvers read it: its kind (kb/ask/passes_asks.py), the
+action, the Chain, the card classes and rulesets it names, and the words no rule holds. Actions
+and Chains come from the lexicon the build reads rules with (ingest/data/statements.toml).
 
 On the ``kb ask`` path: standard library and ``ingest`` text modules only.
 """
@@ -27,8 +24,7 @@ from .named import Forms
 
 
 def classes_named(conn: sqlite3.Connection, u: Understood) -> list[dict[str, Any]]:
-    """The card classes a question names ("a counter trap", "Bẫy Phản đòn"), longest first,
-    each once."""
+    """The card classes a question names ("a counter trap", "Bẫy Phản đòn"), each once."""
     folded = fold(u.text)
     found: list[dict[str, Any]] = []
     taken: list[tuple[int, int]] = []
@@ -45,10 +41,9 @@ def classes_named(conn: sqlite3.Connection, u: Understood) -> list[dict[str, Any
 
 def _unread_cjk(u: Understood, folded: str, games: dict[str, list[str]]) -> list[str]:
     """Chinese the question holds beyond the names, moments, terms and cue words it was read
-    by ("同名" in "同名卡最多放几张"): words the knowledge base did not read."""
+    by ("同名" in "同名卡最多放几张"). Cue words are read before the names take their
+    characters (the field "攻击力" holds the term "攻击")."""
     aliases = tuple(a for names in games.values() for a in names if CJK_RUN.search(a))
-    # Cue words read in the question as typed, before the names take their characters (the
-    # field "攻击力" holds the term "攻击", attack).
     chars = list(unread_chinese(folded, aliases)) if CJK_RUN.search(folded) else list(folded)
     for found in [*u.cards, *u.timing, *u.terms]:
         if "start" in found:
@@ -67,17 +62,13 @@ class Asked:
         self.text = u.text
         self.kind = u.kind
         self.conn, self.u, self.folded = conn, u, folded
-        # A qualifier of a moment that names no moment of the knowledge base ("in the third
-        # phase"): no verdict may rest on the moment it qualifies.
+        # A qualifier naming no moment of the knowledge base ("in the third phase").
         self.unresolved = u.unresolved
-        # Facts that contradict each other about the question (filled by a resolver): shown
-        # with both sources instead of a verdict.
+        # Facts contradicting each other (filled by a resolver): shown instead of a verdict.
         self.conflicts: list[list[dict[str, Any]]] = []
         self.passages: list[dict[str, Any]] = []  # the ranked passages (kb.ask.rank rows)
-        # The question's words a verdict found neither read nor quoted (verdicts.account).
-        self.unaccounted: list[str] = []
-        # The filter that stopped the question or its verdicts (verdicts.filters), if one did.
-        self.stopped_by = ""
+        self.unaccounted: list[str] = []  # words neither read nor quoted (verdicts.account)
+        self.stopped_by = ""  # the filter that stopped the question or its verdicts
 
     # The rest is read when a resolver asks: a question asking for no verdict needs none of it.
     @cached_property
@@ -98,10 +89,9 @@ class Asked:
 
     @cached_property
     def unknown(self) -> list[str]:
-        """Content words the index has never seen ("digimon"): facts of passages cannot be
-        said to cover a question about something the knowledge base does not know. The index
-        splits letters from digits ("dm5" is "dm" and "5"): a word is known when its every
-        part of letters is."""
+        """Content words the index has never seen ("digimon"): no fact covers what the
+        knowledge base does not know. A word is known when its every part of letters is (the
+        index splits "dm5" into "dm" and "5")."""
         u = self.u
         expanded = {w for key in u.expansions for w in key.split()}  # "rearrange": its forms
         parts = {w: re.findall(r"[^\W\d_]+", w) for w in u.words}
@@ -145,19 +135,16 @@ class Asked:
         return any(stem(w) == word_stem for w in found)
 
     def of_rulesets(self, conn: sqlite3.Connection, nodes: list[str]) -> list[str]:
-        """The timing nodes of the rulesets the question names (all of them when it names
-        none); a node of every ruleset ('*') is always kept."""
+        """The timing nodes of the rulesets the question names (all when it names none)."""
         if not self.rulesets:
             return nodes
         ruleset = {r["id"]: r["ruleset"] for r in run(conn, "ask_node_rulesets", ids=nodes)}
         return [n for n in nodes if ruleset.get(n, "*") in ("*", *self.rulesets)]
 
-    # What is done, in which Chain, with which modality: read when a resolver asks (the
-    # statement lexicon's patterns cost more to compile than most answers).
     @cached_property
     def action(self) -> str:
         """What the question asks is done, read past the names of several words it holds
-        ("flip summon" names a summon; "the draw phase" draws nothing)."""
+        ("the draw phase" draws nothing)."""
         text = list(self.folded)
         for found in [*self.u.terms, *self.u.timing]:
             span = self.folded[found.get("start", 0) : found.get("end", 0)]
@@ -170,8 +157,8 @@ class Asked:
 
     @cached_property
     def chain(self) -> str:
-        """The Chain the question asks about: of several named, the last ("the first Chain
-        has resolved. Can I ... in a second Chain?": a later one)."""
+        """The Chain the question asks about: of several named, the last ("the first Chain has
+        resolved. Can I ... in a second Chain?")."""
         named = [(m.start(), k) for k, cues in lexicon().chains for m in cues.finditer(self.text)]
         return max(named)[1] if named else ""
 

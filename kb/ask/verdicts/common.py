@@ -1,12 +1,12 @@
 """What every verdict carries: the verdict, the sentence a judge reads first, the deciding
-facts with their rules, and conflicts between facts (reported with both sources, never
-resolved silently)."""
+facts with their rules, and conflicts between facts (shown with both sources)."""
 
 from __future__ import annotations
 
 import sqlite3
 from typing import Any
 
+from ...lexicon.words import query_data
 from ...store import datafiles
 from ...store.db import first
 from ..answers.common import quote_gloss, source
@@ -35,20 +35,13 @@ class Verdict:
         self.cards = cards or []
 
 
-def because(conn: sqlite3.Connection, fact: dict[str, Any], role: str = "") -> dict[str, Any]:
-    """A deciding fact as the answer cites it: the rule, its words, where it comes from."""
+def because(conn: sqlite3.Connection, fact: dict[str, Any]) -> dict[str, Any]:
+    """A deciding fact as the answer cites it: the rule, its words (with their English gloss),
+    where it comes from."""
     cited_source = source(conn, fact["rule"])
-    cited = {
-        "fact": fact["id"],
-        "rule": fact["rule"],
-        "quote": fact["quote"],
-        # A rule's words in another language come with the sentence of its English gloss.
-        "quote_gloss": quote_gloss(conn, fact["rule"], fact["quote"], cited_source["lang"]),
-        "source": cited_source,
-    }
-    if role:
-        cited["role"] = role
-    return cited
+    gloss = quote_gloss(conn, fact["rule"], fact["quote"], cited_source["lang"])
+    cited = {"fact": fact["id"], "rule": fact["rule"], "quote": fact["quote"]}
+    return {**cited, "quote_gloss": gloss, "source": cited_source}
 
 
 def moment_name(conn: sqlite3.Connection, node: str) -> str:
@@ -69,14 +62,14 @@ def at_moment(name: str) -> str:
     Damage Step", "in the Battle Step"."""
     lowered = lower_first(name)
     first = lowered.split(" ", 1)[0]
-    if first in ("before", "after", "during", "at", "in", "on", "when"):
+    words = query_data()["moment_after_verb"]
+    if first in words["prepositions"]:
         return lowered
-    if first in ("start", "end", "beginning"):
+    if first in words["parts"]:
         return f"at the {lowered}"
     return f"in the {name}"
 
 
 def threshold(name: str) -> float:
-    """A tuned threshold of the verdicts (kb/data/verdict_thresholds.toml, written by
-    bench/tune_verdicts.py)."""
+    """A tuned threshold (kb/data/verdict_thresholds.toml, written by bench/tune_verdicts.py)."""
     return datafiles.load("verdict_thresholds")["thresholds"][name]

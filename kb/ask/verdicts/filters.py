@@ -1,10 +1,6 @@
-"""The filters a verdict passes before it stands, named and in order. A filter stops a
-question (before any resolver reads facts) or a verdict (after a resolver gave one); the name
-of the one that stopped it is kept on ``Asked.stopped_by``, and bench/verdicts.py prints how
-many questions each stopped and what their verdicts would have been without it.
-
-Each filter has its case file, tests/fixtures/ask/filters/<name>.txt
-(tests/test_verdict_filters.py).
+"""The filters a verdict passes, named and in order: each stops a question (before any
+resolver) or a verdict; the name of the one that stopped it is ``Asked.stopped_by``, counted by
+bench/verdicts.py. Each has a case file, tests/fixtures/ask/filters/<name>.txt.
 
 On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
 """

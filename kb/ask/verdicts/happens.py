@@ -1,12 +1,7 @@
 """What happens, read from the best passages: the outcome of the clause whose condition is the
-situation the question describes ("vanguard: no cards left in my deck, what happens": "If
-there are no cards in your deck, you lose immediately"), or of the clause that states what
-the question asks about ("what happens to unused will at the end of the turn").
-
-A clause answers when it holds most of the question's words itself and the rest are said
-around it, its condition (if any) is stated by the question, and it holds no exception. The
-first passage with such a clause answers; a second one that answers differently takes the
-verdict away.
+situation asked about ("If there are no cards in your deck, you lose immediately"), or of the
+clause stating what a "what happens to X" question asks. The first passage answering decides;
+a second answering differently takes the verdict away.
 
 On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
 """
@@ -20,7 +15,6 @@ from ingest.text import fold, stem
 from ingest.text import words as text_words
 
 from ...lexicon.words import cue_pattern, query_data, stopwords
-from ...store.db import run
 from ..passes_asks import lexicon
 from ..question import Understood
 from . import passages, statement, words
@@ -29,16 +23,13 @@ from .common import Verdict, because, threshold
 from .named import stems
 from .outcome import in_english, plain
 
-# What a clause may say of the thing asked for it to tell what happens.
 _STATES = ("does", "does-not", "must", "cannot")
 
 
 def _answer(conn: sqlite3.Connection, p: dict[str, Any], required: list[set[str]],
             asked_stems: set[str], text: str,
             about_thing: set[str]) -> dict[str, Any] | None:  # fmt: skip
-    facts = run(conn, "verdict_rule_statements", ids=[p["id"]])
-    said = " ".join(dict.fromkeys(f["quote"] for f in facts))
-    around = stems(" ".join([*statement.context(conn, p), said]))
+    facts, around = passages.clauses(conn, p)
     fitting = []
     # The English (a gloss's, or the rule's own) first: the verdict is read in English.
     for fact in sorted(facts, key=lambda f: f["lang"] != "en"):
@@ -50,13 +41,11 @@ def _answer(conn: sqlite3.Connection, p: dict[str, Any], required: list[set[str]
             continue
         if statement.answering(clause, around, required):
             fitting.append((bool(fact["condition"]), fact))
-    # Only a clause under the condition the question describes says what happens then; the
-    # rule's next sentence goes on telling it ("After the Chain has finished resolving,
-    # damage calculation stops.").
+    # A clause under the condition the question describes says what happens then; the rule's
+    # next sentence goes on telling it.
     conditioned = [f for has, f in fitting if has]
     if not conditioned and about_thing:
-        # "what happens to unused will": the rule's plain statement of what is done with it,
-        # the thing named in the statement itself.
+        # "what happens to unused will": the plain statement naming the thing.
         conditioned = [f for has, f in fitting if not has and about_thing <= stems(f["outcome"])]
     if not conditioned:
         return None
@@ -66,16 +55,14 @@ def _answer(conn: sqlite3.Connection, p: dict[str, Any], required: list[set[str]
 
 
 def _outcome(fact: dict[str, Any]) -> str:
-    """What follows the condition, to the end of its sentence ("If there are no cards in
-    your deck, you lose immediately": "you lose immediately")."""
+    """What follows the condition, to the end of its sentence."""
     parts = lexicon().split_condition(fact["quote"])
     rest = parts[1] if parts else fact["outcome"]
     return plain(rest).rstrip(" .")
 
 
 def _lead(fact: dict[str, Any]) -> str:
-    """The condition as the rule opens with it ("To destroy J-ruler cards: ", "If there are
-    no cards in your deck: "), or "If <condition>: " where it is said after the outcome."""
+    """The condition as the rule opens with it, or "If <condition>: "."""
     if not fact["condition"]:
         return ""
     at = fact["quote"].find(fact["condition"])
@@ -86,8 +73,7 @@ def _lead(fact: dict[str, Any]) -> str:
 
 
 def _thing_asked(text: str) -> set[str]:
-    """The stems of the thing a "what happens to X" question names (X up to its first
-    stopword: "the rest of the Damage Step" is "rest"); empty for other questions."""
+    """The stems of X in "what happens to X" (up to its first stopword); else none."""
     folded = fold(text)
     m = cue_pattern(tuple(query_data()["happens_to"]["cues"])).search(folded)
     if not m:

@@ -1,7 +1,5 @@
-"""Where a concept is named: the ways of writing a glossary term, a card or a card class, as
-stems, so a verdict can ask whether a clause names what the question names ("the Semi-Limited
-card is a card that can only put 2 cards" names the semi-limited term; "each deck can only
-put 1 card" does not).
+"""The ways of writing a glossary term, a card or a card class, as stems: whether a clause
+names what the question names.
 
 On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
 """

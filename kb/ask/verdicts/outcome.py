@@ -1,9 +1,5 @@
-"""What happens: the outcome a rule states for the condition the question describes.
-
-An outcome fact is a sentence "If X, Y" read as (condition X, outcome Y). It answers when its
-condition names every concept the question names and holds most of the question's own words
-(by stem); the outcome is the verdict, quoted. Several facts that say different things give
-no verdict.
+"""What happens: the outcome Y of an outcome fact "If X, Y" whose condition names every concept
+the question names and holds most of its words; facts that disagree give no verdict.
 
 On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
 """
@@ -15,7 +11,7 @@ import sqlite3
 from functools import cache
 from typing import Any
 
-from ingest.text import fold, stem, words
+from ingest.text import fold, stem
 
 from ...lexicon.words import stopwords
 from ...store import datafiles
@@ -25,11 +21,7 @@ from ..passes_asks import lexicon
 from ..question import Understood
 from .asked import Asked
 from .common import Verdict, because, threshold
-
-
-def _stems(text: str) -> set[str]:
-    stop = stopwords()
-    return {stem(w) for w in words(fold(text)) if w not in stop and len(w) > 1}
+from .words import content
 
 
 @cache
@@ -40,15 +32,13 @@ def _referring() -> re.Pattern[str]:
 
 
 def plain(outcome: str) -> str:
-    """The outcome as a verdict on its own: without the words that tie it to the sentence
-    before ("You also win": "You win")."""
+    """The outcome without the words tying it to the sentence before ("You also win")."""
     return _referring().sub("", outcome).strip() or outcome
 
 
 def in_english(conn: sqlite3.Connection, fact: dict[str, Any]) -> dict[str, Any]:
-    """The deciding clause read in its rule's curated English gloss, when it is in another
-    language and the gloss has its sentence (a Vietnamese ruling's outcome is said in the
-    English a judge is shown beside it); the fact cited stays the rule's own."""
+    """The deciding clause read in its rule's English gloss, when it has one (the fact cited
+    stays the rule's own)."""
     gloss = quote_gloss(conn, fact["rule"], fact["quote"], fact["lang"])
     parts = lexicon().split_condition(gloss["text"]) if gloss else None
     if not parts or gloss is None:
@@ -70,7 +60,7 @@ def what_happens(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdi
     for fact in run(conn, "verdict_outcomes", game=game):
         if not concepts <= set(fact["concepts"].split()):
             continue
-        held = _stems(fact["condition"])
+        held = content(fact["condition"], set(stopwords()))
         share = len(asked_words & held) / len(asked_words) if asked_words else 1.0
         if share >= threshold("min_outcome_share"):
             fits.append((share, fact))

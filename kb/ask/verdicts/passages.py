@@ -1,6 +1,6 @@
-"""The passages a verdict may be read from: the first ones kb ask ranks for the question, of
-the question's game (and of the year it names), covering enough of it, and saying every
-content word of it (in one of its ways of writing) but perhaps one of four or more.
+"""The passages a verdict may be read from: the first kb ask ranks for the question, of its
+game (and of the year or version it names), machine translations read in their source, and
+saying every content word of the question but perhaps one of a long question.
 
 On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
 """
@@ -11,22 +11,65 @@ import re
 import sqlite3
 from typing import Any
 
-from ...store.db import run
+from ingest.sentences import split_sentences
+
+from ...store.db import first, run
 from ..question import Understood
-from . import statement, words
+from . import words
 from .asked import Asked
 from .common import threshold
 from .named import stems
-from .originals import top
+
+
+def original(conn: sqlite3.Connection, passage: dict[str, Any]) -> dict[str, Any]:
+    """The rule a machine-translated passage translates, when the alignments know it: a
+    verdict cites the source, not its machine translation."""
+    if passage["provenance"] != "machine" or not passage["translation_of"]:
+        return passage
+    ids = [t["id"] for t in run(conn, "rule_translations", id=passage["id"])
+           if t["id"].startswith(f"{passage['translation_of']}:")]  # fmt: skip
+    rows = run(conn, "passages", ids=ids[:1]) if ids else []
+    return {**rows[0], "features": passage["features"]} if rows else passage
+
+
+def top(asked: Asked) -> list[dict[str, Any]]:
+    """The first ranked passages covering enough of the question (tuned thresholds), each once."""
+    found = [
+        original(asked.conn, p) for p in asked.passages[: int(threshold("passages"))]
+        if p["features"]["coverage"] >= threshold("min_coverage")
+    ]  # fmt: skip
+    return list({p["id"]: p for p in found}.values())
+
+
+def context(conn: sqlite3.Connection, passage: dict[str, Any]) -> list[str]:
+    """What a passage is said under: its title, section path, document title and the English
+    names of its moments (a Vietnamese heading "Bước Chiến đấu" is the Battle Step)."""
+    nodes = (passage.get("nodes") or "").split()
+    names = [row["en"] for n in nodes if (row := first(conn, "timing_node", id=n))]
+    title = passage.get("document_title") or ""
+    return [passage.get("title") or "", passage.get("section_path") or "", title, *names]
+
+
+def sentences(conn: sqlite3.Connection, passage: dict[str, Any]) -> list[str]:
+    """The sentences of the passage, of its reading in official terms and of its English gloss."""
+    glosses = [g["text"] for g in run(conn, "rule_glosses", id=passage["id"])]
+    texts = [passage["text"], passage.get("reading") or "", *glosses]
+    return [s for text in dict.fromkeys(t for t in texts if t) for s in split_sentences(text)]
+
+
+def clauses(conn: sqlite3.Connection, p: dict[str, Any]) -> tuple[list[dict], set[str]]:
+    """The passage's statement facts, and the stems said around them (its context, its
+    sentences): where a clause's missing words may be said."""
+    facts = run(conn, "verdict_rule_statements", ids=[p["id"]])
+    said = " ".join(dict.fromkeys(f["quote"] for f in facts))
+    return facts, stems(" ".join([*context(conn, p), said]))
 
 
 def says_all(conn: sqlite3.Connection, passage: dict[str, Any], required: list[set[str]]) -> bool:
-    """The passage holds every content word of the question, in one of its ways of writing
-    (a passage about the Flash Deck does not answer "cards in the starting hand")."""
-    said = stems(" ".join([*statement.context(conn, passage), *statement.sentences(conn, passage)]))
+    """The passage holds every content word of the question; of a long question, one may be
+    missing, but not one narrowing what it names ("master rune cards")."""
+    said = stems(" ".join([*context(conn, passage), *sentences(conn, passage)]))
     missing = [r for r in required if not words.holds(said, [r])]
-    # With enough content words, one may be the question's own ("can be made"), but not one
-    # narrowing what it names ("master rune cards": a passage on rune deck cards is not it).
     return not missing or (
         len(missing) == 1
         and len(required) >= threshold("slack_passage_from")
@@ -35,9 +78,8 @@ def says_all(conn: sqlite3.Connection, passage: dict[str, Any], required: list[s
 
 
 def best(u: Understood, asked: Asked) -> list[dict[str, Any]]:
-    """The passages a verdict may be read from (see the module docstring), machine
-    translations read in their source; none for a question of no known game ("speed duel
-    starting LP": no game's rules answer it)."""
+    """The passages a verdict may be read from (see the module docstring); none for a question
+    of no known game or with a word no rule holds."""
     game = u.game or u.game_hint or ""
     if asked.unknown or not game:
         return []
@@ -47,8 +89,7 @@ def best(u: Understood, asked: Asked) -> list[dict[str, Any]]:
 
 
 def _in_edition(conn: sqlite3.Connection, p: dict[str, Any], u: Understood) -> dict | None:
-    """The passage, or the same text in the version the question names ("CR 7.0": the 7.0
-    rule that 8.01 repeats word for word, ranked as one passage), or None."""
+    """The passage, or the same text in the version the question names ("CR 7.0"), or None."""
     if _of_edition(p, u):
         return p
     for other in run(conn, "passages", ids=p.get("also", [])):
@@ -58,9 +99,7 @@ def _in_edition(conn: sqlite3.Connection, p: dict[str, Any], u: Understood) -> d
 
 
 def _of_edition(passage: dict[str, Any], u: Understood) -> bool:
-    """The passage's document is of a year the question names ("2005 rules": not the Force of
-    Will basic rules of about 2016-2017) and of a version it names ("CR 7.0": not 8.01), if it
-    names one."""
+    """The passage's document is of the year and the version the question names, if any."""
     named = f"{passage.get('era') or ''} {passage.get('document_title') or ''}"
     said = set(re.findall(r"\d{4}", named))
     if u.years and not said & {str(y) for y in u.years}:

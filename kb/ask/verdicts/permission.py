@@ -1,11 +1,7 @@
-"""May a card (or a class of cards) be activated at a moment? Yes/no and "when", by inference
-over permission facts.
-
-At a moment, the facts that name the card decide first (the rules single it out); otherwise
-the facts about card classes do, by the card facts' membership: a card only in forbidden
-classes cannot, a card only in allowed classes can, a card in neither cannot where the rules
-list the only things allowed, and a card in both is a conflict, shown with both sources.
-A question about a later Chain meets the facts that allow only the first.
+"""May a card (or a class of cards) be activated at a moment? Yes/no and "when", from the
+permission facts: those naming the card first, else those of the classes holding it (only
+forbidden: no; only allowed: yes; neither, where the rules list the only ones allowed: no;
+both: a conflict, shown). A later Chain meets the facts allowing only the first.
 
 On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
 """
@@ -39,8 +35,7 @@ class Decision:
 
 
 def _met(fact: Fact, asked_cards: set[str], asked_stems: AbstractSet[str], text: str = "") -> bool:
-    """A fact's condition holds for the question: it names every card of the condition, or
-    the question states the condition ("after a direct attack ...")."""
+    """The question names every card of the fact's condition, or states it."""
     if not fact["condition"]:
         return True
     needed = {c[5:] for c in (fact.get("concepts") or "").split() if c.startswith("card:")}
@@ -52,8 +47,8 @@ def _met(fact: Fact, asked_cards: set[str], asked_stems: AbstractSet[str], text:
 def _specific(
     facts: list[Fact], node: str, asked_cards: set[str], asked_stems: AbstractSet[str] = frozenset()
 ) -> Decision | None:
-    """The facts that name the card itself; a permission under a condition the question
-    does not state ("if the attack is a direct attack") makes the verdict depend on it."""
+    """The facts naming the card itself; under a condition the question does not state, it
+    depends on it."""
     allow = [f for f in facts if f["modality"] in _ALLOW]
     deny = [f for f in facts if f["modality"] == "cannot"]
     if allow and deny:
@@ -73,9 +68,7 @@ class _Moments:
     def __init__(self, conn: sqlite3.Connection, cards: set[str], known: bool) -> None:
         self.conn, self.cards, self.known = conn, cards, known
         self.stems: set[str] = set()  # the question's words (words.required_words)
-        # The class asked about is narrowed by words after it ("a Quick-Play Spell that only
-        # boosts ATK"): what holds for some of its cards may be what holds for those.
-        self.narrowed = False
+        self.narrowed = False  # words after the class narrow it ("that only boosts ATK")
         self.cache: dict[str, set[str]] = {}
         self.facts: dict[str, list[Fact]] = {}
 
@@ -97,8 +90,7 @@ class _Moments:
         ]  # fmt: skip
 
     def holds(self, f: Fact) -> bool:
-        """The fact is about every card, or about a class holding a card asked about. Of a
-        card whose facts are unknown, only what holds for every card can be said."""
+        """The fact is about every card, or a class holding a card asked about (known ones)."""
         if f["subject"] == "*":
             return True
         if f["subject"].startswith("class:"):
@@ -106,8 +98,7 @@ class _Moments:
         return f["subject"][5:] in self.cards
 
     def holds_all(self, f: Fact) -> bool:
-        """The fact is about every card asked about (a Continuous Trap asked about is not
-        decided by what holds for the Continuous Traps that change ATK/DEF)."""
+        """The fact is about every card asked about, not some of them."""
         if f["subject"] == "*":
             return True
         if f["subject"].startswith("class:"):
@@ -116,8 +107,7 @@ class _Moments:
 
 
 def _by_class(m: _Moments, node: str) -> Decision | None:
-    """The facts about classes, by which of them hold the card(s) asked about. A limit on
-    Chains ("only one Chain") says nothing of what may start the first."""
+    """The facts about classes holding the card(s) asked about (not limits on Chains)."""
     said = [
         f for f in m.of(node)
         if (f["subject"] == "*" or f["subject"].startswith("class:")) and f["chain"] == ""
@@ -126,15 +116,14 @@ def _by_class(m: _Moments, node: str) -> Decision | None:
     deny = [f for f in said if f["modality"] == "cannot" and m.holds(f)]
     whole = [f for f in allow + deny if m.holds_all(f)]
     if len(whole) < len(allow + deny):
-        # What holds for some of the cards asked about (a class): it depends on the card,
-        # unless the question narrows the class to cards no fact is said of by name.
+        # For some of the cards asked about: it depends, unless the question narrows the class.
         return None if m.narrowed else Decision("depends", allow + deny, node, "on the card")
     if allow and deny:
         return Decision("conflict", allow + deny, node)
     unmet = [f for f in allow if not _met(f, set(), m.stems)]
     if allow and len(unmet) == len(allow):
-        # Allowed as an example of what the rule allows ("effects that negate them, such as
-        # Counter Traps"): under that condition, which the question does not state.
+        # Allowed under a condition the question does not state ("effects that negate them,
+        # such as Counter Traps").
         return Decision("depends", allow, node, f"if {unmet[0]['condition']}")
     if allow or deny:
         return Decision("yes" if allow else "no", allow or deny, node)
@@ -153,8 +142,8 @@ def _first_chain(m: _Moments, node: str, asked_cards: set[str]) -> Decision | No
 
 
 def _later_chain(m: _Moments, node: str, asked_cards: set[str]) -> Decision | None:
-    """A question about a second Chain: the card's own facts about later Chains; a limit to
-    the first Chain; or, where several Chains are allowed, what holds for the first."""
+    """A later Chain: the card's own facts of later Chains; a limit to the first Chain; or,
+    where several Chains are allowed, what holds for the first."""
     later = m.specific(node, ("later",))
     decided = _specific(later, node, asked_cards, m.stems) if later else None
     if decided:
@@ -180,11 +169,9 @@ def decide_at(m: _Moments, node: str, asked: Asked, asked_cards: set[str]) -> De
 
 
 def decide_within(m: _Moments, node: str, asked: Asked, asked_cards: set[str]) -> Decision | None:
-    """At a moment or any moment inside it ("during the Damage Step" holds its sub-steps):
-    the card's own facts anywhere inside first, then the moment's own facts, then what the
-    moments inside say (any allowing it; or every one forbidding it)."""
-    # A whole turn is no moment to decide at: what some step of it allows does not answer
-    # whether a card can be activated "the turn it was Set".
+    """At a moment or one inside it: the card's own facts anywhere inside first, then the
+    moment's, then the moments inside (any allowing it, or every one forbidding it). Not
+    inside a whole turn ("the turn it was Set" is not answered by what some step allows)."""
     row = first(m.conn, "timing_node", id=node)
     inside = (
         column(m.conn, "timing_descendants", node=node) if row and row["kind"] != "turn" else []
@@ -206,26 +193,15 @@ def decide_within(m: _Moments, node: str, asked: Asked, asked_cards: set[str]) -
     return None
 
 
-def _spans(pattern_matches: list[tuple[int, int]], folded: str) -> list[tuple[int, int]]:
-    """From each match to the next comma (or the end): the clause it opens."""
-    out = []
-    for start, end in pattern_matches:
-        comma = folded.find(",", end)
-        out.append((start, comma if comma >= 0 else len(folded)))
-    return out
-
-
 def _named_subject(u: Understood, asked: Asked) -> dict[str, Any] | None:
-    """The card or class the question asks about, in its asking clause (the last one that
-    names an action: "..., I chain Rising Energy, can I?"; "... - does its flip effect
-    activate?"): the last one named before the
-    action ("does the flip effect activate when ..."), else the first after it ("can I chain
-    a Counter Trap to ..."), never one named in a condition ("... when the attacked monster
-    is flipped")."""
+    """The card or class asked about, in the asking clause (the last naming an action): the last
+    named before the action, else the first after it, never one in a condition ("... when
+    the attacked monster is flipped")."""
     folded = fold(u.text)
     named = [{**c, "is": "card"} for c in u.cards] + [{**c, "is": "class"} for c in asked.classes]
-    conditions = _spans([(m.start(), m.end()) for m in lexicon().condition.finditer(folded)],
-                        folded)  # fmt: skip
+    # A condition runs to the next comma (or the end).
+    ends = [(m.start(), folded.find(",", m.end())) for m in lexicon().condition.finditer(folded)]
+    conditions = [(start, end if end >= 0 else len(folded)) for start, end in ends]
     named = sorted(
         (n for n in named if not any(a <= n["start"] < b for a, b in conditions)),
         key=lambda n: n["start"],
@@ -257,12 +233,6 @@ def _subject(conn: sqlite3.Connection, u: Understood, asked: Asked) -> tuple[set
     return set(column(conn, "class_member_cards", cls=found["class"])), found["text"], True
 
 
-def _nodes(conn: sqlite3.Connection, u: Understood, asked: Asked) -> list[str]:
-    nodes = list(dict.fromkeys(t["node"] for t in u.timing))
-    nodes = asked.of_rulesets(conn, nodes)
-    return nodes
-
-
 def _sentence(verdict: str, name: str, decisions: list[Decision], conn: sqlite3.Connection) -> str:
     parts = []
     for d in decisions:
@@ -275,8 +245,7 @@ def _sentence(verdict: str, name: str, decisions: list[Decision], conn: sqlite3.
 
 
 def _narrowed(u: Understood, asked: Asked) -> bool:
-    """Words right after the class asked about narrow it ("that only boosts ATK", "with
-    [Flying]")."""
+    """Words right after the class asked about narrow it ("that only boosts ATK")."""
     if not asked.classes:
         return False
     cls = asked.classes[0]
@@ -286,17 +255,15 @@ def _narrowed(u: Understood, asked: Asked) -> bool:
 
 
 def _bare(u: Understood, asked: Asked) -> bool:
-    """The question names a card or class, a moment and nothing else it does ("Shrink at
-    damage calc, ok?"): it asks whether the card may be activated then. Terms beyond the
-    moment's ("destroyed", "battle") and other words say something else happens."""
+    """The question names a card or class, a moment and nothing else ("Shrink at damage calc,
+    ok?"): it asks whether the card may be activated then."""
     allowed = set(query_data()["qualifiers"]) | set(cue_words()) | set(stopwords())
     allowed |= {fold(w) for ws in query_data()["qualifiers"].values() for w in ws}
     return not u.terms and all(w in allowed or w in asked.rulesets for w in u.words)
 
 
 def _supposes(text: str) -> bool:
-    """The question sets out a situation before it asks: a sentence before the asking one,
-    or a condition of its own ("if it attacks a face-down monster, ...")."""
+    """The question sets out a situation before it asks (a sentence or a condition)."""
     sentences = [s for s in re.split(r"(?<=[.!。！])\s+", text.strip()) if s.strip()]
     asking = sentences[-1] if sentences else text
     return len(sentences) > 1 or lexicon().split_condition(asking) is not None
@@ -305,16 +272,12 @@ def _supposes(text: str) -> bool:
 def yes_no(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """Can the card or class asked about be activated at the moment asked about?"""
     cards, name, known = _subject(conn, u, asked)
-    nodes = _nodes(conn, u, asked)
-    # A card at a moment with no other action named ("Shrink at damage calc, ok?") is about
-    # activating it.
+    nodes = asked.of_rulesets(conn, list(dict.fromkeys(t["node"] for t in u.timing)))
     action = asked.action or ("activate" if (u.cards or asked.classes) and _bare(u, asked) else "")
     if not cards or not nodes or asked.unresolved or action not in ("activate", "chain"):
         return None
     if asked.modality != "can" and _supposes(u.text):
-        # "X attacks a face-down monster. Does its effect activate?": whether its condition
-        # is met, which what may be activated at the moment does not say.
-        return None
+        return None  # "X attacks .... Does its effect activate?": whether its condition is met
     moments = _Moments(conn, cards, known)
     moments.narrowed = not u.cards and _narrowed(u, asked)
     required = words.required_words(conn, u)
@@ -346,8 +309,8 @@ def when(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | Non
     specific = [f for f in facts if f["specific"]] or facts
     kept = asked.of_rulesets(conn, [f["moment"] for f in specific])
     specific = [f for f in specific if f["moment"] in kept]
-    # "After damage calculation: battle damage (TCG)" is a part of "After damage calculation
-    # (OCG)": the moment both rulesets agree on is the name before the detail.
+    # The moment both rulesets agree on is the name before the detail ("After damage
+    # calculation: battle damage (TCG)" is a part of "After damage calculation (OCG)").
     full = {re.split(r" \(", moment_name(conn, f["moment"]))[0] for f in specific}
     names = {re.split(r": ", name)[0] for name in full}
     if len(names) != 1:
@@ -357,8 +320,7 @@ def when(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | Non
     where = ", ".join(dict.fromkeys(moment_name(conn, f["moment"]) for f in specific))
     # One moment (one ruleset asked, or both agreeing): its whole name, detail and all.
     verdict = (full if len(full) == 1 else names).pop().lower()
-    # The condition the rules allow it under ("If the attack was a direct attack, ... can be
-    # activated"), when every deciding sentence states the same one.
+    # The condition the rules allow it under, when every deciding sentence states the same.
     english = [f for f in specific if f["lang"] == "en"] or specific
     conditions = {(lexicon().split_condition(f["quote"]) or ("", ""))[0] for f in english}
     condition = conditions.pop() if len(conditions) == 1 else ""

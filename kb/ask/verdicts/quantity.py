@@ -1,11 +1,9 @@
 """How many: the number the best passages set for what the question counts.
 
-A quantity fact counts a concept (the term named right after its number: "50 cards", "four
-copies") and is said of one (the last other concept before it in its clause: "the
-Semi-Limited card ... only 2 cards"). A number answers when its passage is among the first
-kb ask ranks for the question, it counts what the question counts, is said of what the
-question names (in its own clause or its section), and the question states what qualifies
-it; the passages that answer must agree.
+A quantity fact counts a concept ("50 cards") and is said of one ("the Semi-Limited card ...
+only 2 cards"). It answers when its passage ranks first, it counts what the question counts,
+is said of what the question names, and the question states what qualifies it; the passages
+that answer must agree.
 
 On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
 """
@@ -36,13 +34,13 @@ _PARENTHESES = re.compile(r"\([^()]*\)")
 
 @cache
 def _generic() -> frozenset[str]:
-    """Concepts too general to tell two counts apart (kb/data/query.toml [quantity] generic)."""
+    """Concepts too general to tell two counts apart (kb/data/query.toml [quantity])."""
     return frozenset(f"term:{t}" for t in query_data()["quantity"]["generic"])
 
 
 def _concepts(u: Understood, asked: Asked) -> list[tuple[int, str]]:
-    """(position, concept) of what the question names; a term typed with the words that
-    name the game is the game ("先导者", Vanguard)."""
+    """(position, concept) of what the question names; a term typed as a game's name is the
+    game ("先导者", Vanguard)."""
     games = {a for aliases in load_vocabulary(asked.conn).games.values() for a in aliases}
     folded = fold(u.text)
     terms = [t for t in u.terms if "start" not in t or folded[t["start"] : t["end"]] not in games]
@@ -54,14 +52,12 @@ def _concepts(u: Understood, asked: Asked) -> list[tuple[int, str]]:
 
 def _counted(u: Understood, found: list[tuple[int, str]]) -> set[str]:
     """What the question counts, as the units a fact may count it in: the concept or word
-    ending the phrase after its "how many" cue ("how many trigger units", "max heal
-    triggers"), or a measure the cue sits beside ("deck size" counts cards, "mấy lá" too:
-    kb/data/query.toml [quantity.counts]); empty when the question names none."""
+    ending the phrase after its "how many" cue, or a measure beside it ("deck size" counts
+    cards: kb/data/query.toml [quantity.counts]); empty when it names none."""
     folded = fold(u.text)
     data = query_data()["quantity"]
     counts = {fold(k): v for k, v in data.get("counts", {}).items()}
     units: set[str] = set()
-    # One pattern for all the measure words (kb ask compiles its patterns on every run).
     for word in {m.group() for m in cue_pattern(tuple(counts)).finditer(folded)}:
         unit = counts[word]
         units |= {f"term:{unit}", f"word:{stem(word)}"} if unit else {f"word:{stem(word)}"}
@@ -72,8 +68,7 @@ def _counted(u: Understood, found: list[tuple[int, str]]) -> set[str]:
             end = next((t["end"] for t in u.terms if t.get("start") == start), start)
             if measures.search(folded[start:end]):
                 measured.add(concept)
-    # The first cue, as whole words ("max" is not inside "maximum"), and a cue right after it
-    # ("maximum number of cards": what is counted is the cards).
+    # The first cue as whole words, and a cue right after it ("maximum number of cards").
     cues = list(cue_pattern(tuple(data["cues"])).finditer(folded))
     if cues:
         cue_end = cues[0].end()
@@ -89,16 +84,14 @@ def _counted(u: Understood, found: list[tuple[int, str]]) -> set[str]:
         if phrase:
             end = phrase[-1][1]
             at_end = [c for pos, c in found if phrase[0][0] <= pos < end]
-            # Without a concept, any word of the phrase may be what it counts ("how much
-            # damage wins": damage).
+            # Without a concept, any word of the phrase may be what it counts.
             units |= {at_end[-1]} if at_end else {f"word:{stem(w)}" for _, _, w in phrase[:3]}
             return units  # "how many Chains": what it counts, whatever measure it names
     return units | measured
 
 
 def _bound_asked(text: str) -> str:
-    """at_least or at_most when the question asks for a minimum or a maximum (kb/data/
-    query.toml [quantity.asks]); neither when it asks for both ("min and max": the range)."""
+    """at_least or at_most when the question asks for a minimum or a maximum, not both."""
     folded = fold(text)
     asked = [
         bound
@@ -120,8 +113,7 @@ def _value(fact: Fact, bound: str) -> str:
 
 
 def _stating(facts: list[Fact], bound: str) -> list[Fact]:
-    """Of a rule's numbers, those that state the bound the question asks for, when some do
-    ("minimum main deck size": "at least 40 ...", not the "15" of the side deck beside it)."""
+    """Of a rule's numbers, those stating the bound the question asks for, when some do."""
     if bound == "at_least":
         stating = [f for f in facts if f["low"] is not None and f["high"] != f["low"]]
     elif bound == "at_most":
@@ -132,9 +124,8 @@ def _stating(facts: list[Fact], bound: str) -> list[Fact]:
 
 
 def _of_asked(fact: Fact, found: list[tuple[int, str]]) -> bool:
-    """The number is said of what the question names, not of another card ("D.D. Warrior
-    Lady, with 1500 more ATK than Blue-Eyes" gives no ATK of Blue-Eyes), and is no
-    difference ("1500 more", kb/data/query.toml [quantity] comparatives)."""
+    """The number is said of no other card than the question names, and is no difference
+    ("1500 more ATK than Blue-Eyes": kb/data/query.toml [quantity] comparatives)."""
     subject = fact["subject"]
     if subject.startswith("card:") and subject not in {c for _, c in found}:
         return False
@@ -147,8 +138,7 @@ def _comparatives() -> frozenset[str]:
 
 
 def _in_condition(fact: Fact) -> bool:
-    """The fact's number is stated in its sentence's condition ("If ... 0 or below, ..."),
-    not in what follows it."""
+    """The fact's number is stated in its sentence's condition ("If ... 0 or below, ...")."""
     parts = lexicon().split_condition(fact["quote"])
     if not parts:
         return False
@@ -167,23 +157,19 @@ def _newest(facts: list[Fact]) -> list[Fact]:
 
 
 def _asked_stems(u: Understood, found: list[tuple[int, str]], forms: Forms) -> set[str]:
-    """The question's words as typed and as corrected, and every way of writing the
-    concepts it names ("主卡组" is the main deck, "main card group" in 004's translation)."""
+    """The question's stems, typed and corrected, and every way of writing its concepts."""
     typed = words(fold(u.text))
     asked = {stem(w) for w in typed} | {stem(u.corrections.get(w, w)) for w in typed}
     return asked | {s for _, c in found for a in forms.of(c) for s in a.split("|")}
 
 
 def _qualified(fact: Fact, u: Understood, asked: set[str]) -> bool:
-    """The question states what qualifies the fact's count ("with the same name"); ``asked``:
-    the question's stems (_asked_stems)."""
+    """The question states what qualifies the fact's count ("with the same name")."""
     said = {stem(w) for w in words(fact["condition"]) if w not in stopwords() and not w.isdigit()}
     data = query_data()["quantity"]
     measure = {stem(fold(w)) for w in [*data["counts"], *data["numbers"]]}
-    # The words of what is counted itself ("cards", "trigger units").
     unit = fact["unit"].partition(":")[2]
     measure |= {stem(w) for w in re.split(r"[-\s]+", unit) if w}
-    # A word too general to qualify a count ("one ruler card").
     measure |= {stem(c.partition(":")[2]) for c in _generic()}
     rest = said - measure
     if _negated_prefix(fact["condition"], fold(u.text)):
@@ -212,9 +198,8 @@ def _negated_prefix(condition: str, question: str) -> bool:
 
 
 def _counts(fact: Fact, counted: set[str], asked: set[str]) -> bool:
-    """The fact counts what the question counts: in the same unit, or in a general one the
-    fact qualifies by it ("4 cards that are heal triggers" counts heal triggers); ``asked``:
-    the question's stems."""
+    """The fact counts what the question counts: in its unit, or in a general one qualified by
+    it ("4 cards that are heal triggers" counts heal triggers)."""
     names = {_name(c) for c in counted}
     if fact["unit"] in counted or _name(fact["unit"]) in names - {""}:  # a class is its term
         return True
@@ -231,8 +216,7 @@ def _counts(fact: Fact, counted: set[str], asked: set[str]) -> bool:
     for unit in counted:
         named = {stem(w) for w in re.split(r"[-\s]+", unit.partition(":")[2]) if w}
         if unit.startswith("term:") and named and named <= qualifier:
-            # ... but not a narrower kind of it: "cards that are heal triggers" does not
-            # count the triggers ("how many triggers"), a word before them narrows them.
+            # ... but not a narrower kind ("heal triggers" are no count of "triggers").
             at = next(i for i, w in enumerate(said) if stem(w) in named)
             return at == 0 or said[at - 1] in stopwords() or stem(said[at - 1]) in asked
     return False
@@ -244,8 +228,7 @@ _NOUN_PHRASE = 3
 
 
 def _name(concept: str) -> str:
-    """A concept's name without its kind: a class and a term of one name are one thing, and
-    a class named with the number itself is what the number measures ("Spell Speed 3")."""
+    """A concept's name without its kind or its number ("Spell Speed 3")."""
     if not concept.startswith(_CONCEPTS):
         return ""
     return re.sub(r"-\d+$", "", concept.partition(":")[2])
@@ -256,17 +239,16 @@ def _first_words(condition: str) -> set[str]:
 
 
 def _about_wanted(fact: Fact, wanted: set[str], forms: Forms, context: set[str]) -> bool:
-    """The number is said of what the question names: each concept the question names
-    (but what it counts) is what the number is said of, or is named in the number's own
-    clause (not in a parenthesis, not in another clause) or in the passage's section."""
+    """Each concept the question names (but what it counts) is what the number is said of, or
+    is named in its own clause or the passage's section."""
     held = stems(fact["outcome"] or fact["quote"]) | context
     return all(fact["subject"] == c or forms.named(c, held) for c in wanted)
 
 
 def _matching(conn: sqlite3.Connection, u: Understood, asked: Asked,
               counted: set[str] | None = None) -> tuple[list[Fact], str] | None:  # fmt: skip
-    """The facts of the best passages that answer how many (see in_passages), and their
-    value; ``counted``: what is counted, when not read from the question's cue."""
+    """The facts of the best passages answering how many, and their value; ``counted``: what
+    is counted, when not read from the question's cue."""
     top = passages.best(u, asked)
     if not top:
         return None
@@ -285,9 +267,8 @@ def _matching(conn: sqlite3.Connection, u: Understood, asked: Asked,
     context = {p["id"]: stems(" ".join([p.get("title") or "", p.get("section_path") or ""]))
                for p in top}  # fmt: skip
     if not counted:
-        # Nothing named is counted: a number of a sentence's condition is the threshold it
-        # sets, no value of what it names ("If a player has a life total of 0 or below, they
-        # lose" says nothing of the life a player starts with).
+        # Nothing named is counted: a number in a condition is a threshold, no value ("If a
+        # player has a life total of 0 or below" says nothing of the starting life).
         facts = [f for f in facts if not _in_condition(f)]
     counting: dict[str, list[Fact]] = {}
     for f in facts:
@@ -299,9 +280,8 @@ def _matching(conn: sqlite3.Connection, u: Understood, asked: Asked,
         mine = [f for f in every if _qualified(f, u, asked_stems)]
         around = context[p["id"]]
         if counted and len({f["low"] for f in every} | {f["high"] for f in every}) == 1:
-            # The rule's one number counting what is asked: it is said of what its whole
-            # text names (but its parentheses). Not when it has others the question's
-            # qualifiers set aside: each of those is said of its own clause.
+            # The rule's one number counting what is asked is said of its whole text (but
+            # its parentheses).
             text = " ".join([p["text"], p.get("reading") or ""])
             around = around | stems(_PARENTHESES.sub(" ", text))
         kept = [f for f in mine if _about_wanted(f, wanted, forms, around) and _of_asked(f, found)]
@@ -319,10 +299,8 @@ def _matching(conn: sqlite3.Connection, u: Understood, asked: Asked,
 
 
 def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
-    """The number of the best passages for the question: the passages kb ask ranks first hold
-    the rule. The first of them with a number counting what the question counts (its only
-    number when the question counts nothing named) answers, when it has one value and every
-    other top passage counting the same agrees."""
+    """The number of the first best passage counting what the question counts, when it has
+    one value and the other passages counting the same agree."""
     found = _matching(conn, u, asked)
     if found is None:
         return None
@@ -332,9 +310,8 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
 
 
 def within(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
-    """Yes or no for a count the question states ("is a 39-card main deck legal", "can I run
-    more than 4 copies"): the count the rules allow for what the number counts, read as
-    how many is (in_passages), holds the question's count or not."""
+    """Yes or no for a count the question states ("is a 39-card main deck legal"): whether the
+    count the rules allow for it (read as in_passages) holds it."""
     numbers = stated_numbers(u)
     if len(numbers) != 1:
         return None
@@ -359,9 +336,7 @@ def within(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
     fact = matching[0]
     if fact["modality"] == "states":
         return None  # "5 grids of monsters" sets no bound that "two monsters attack" is within
-    # The sentence that bounds the count (or its heading) names what the question names:
-    # "Resonators that have 0 DEF or less are destroyed" says nothing of a J-ruler at 0 DEF,
-    # whatever the rest of its passage says.
+    # The sentence bounding the count (or its heading) names what the question names.
     heading = [p for p in asked.passages if p["id"] == fact["rule"]][:1]
     said = [
         fact["quote"],

@@ -1,16 +1,11 @@
-"""Yes or no from one clause of the best passages: "can a rested resonator block" is answered
-by the clause "A rested J/resonator cannot block" when a passage kb ask ranks first holds it.
+"""Yes or no from one clause of the best passages ("can a rested resonator block": "A rested
+J/resonator cannot block").
 
-The build reads every clause of every rule (and of its gloss and official-terms reading) as a
-statement fact: a modality (can, cannot, must, needn't, only) or, for a clause that says what
-happens, does / does-not; the condition it holds; its exception words (ingest/extract/
-clauses.py). A clause answers when it holds most of the question's content words itself and
-the rest are said around it (its sentence, its passage, the passage's section and moment);
-when the question states its condition, if it has one; when it holds no exception; and when
-what it is said of is what the question names. The question's own modality decides how the
-clause reads: "can X" is yes for "X can", no for "X cannot"; "must X" is yes for "X must",
-no for "X need not"; "does X" is yes for "X happens", no for "X does not happen". Clauses of
-the top passages that disagree give no verdict.
+Every clause of every rule is a statement fact (ingest/extract/clauses.py): a modality (can,
+cannot, must, needn't, only; does / does-not), a condition, exception words. A clause answers
+when it holds most of the question's words and the rest are said around it, the question
+states its condition, it holds no exception and it is said of what the question names; the
+question's modality decides how it reads (READINGS). Clauses that disagree give no verdict.
 
 On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
 """
@@ -23,16 +18,14 @@ from collections.abc import Set as AbstractSet
 from functools import cache
 from typing import Any
 
-from ingest.sentences import split_sentences
 from ingest.text import fold, stem, words
 
 from ...lexicon.words import query_data, stopwords
 from ...store import datafiles
-from ...store.db import first, run
 from ...store.vocabulary import load_vocabulary
 from ..passes_asks import lexicon, stated_numbers
 from ..question import Understood
-from . import originals
+from . import passages
 from .asked import Asked
 from .common import Verdict, because, threshold
 from .named import stems
@@ -59,8 +52,7 @@ READINGS = {
 
 @cache
 def _negations(lang: str) -> re.Pattern[str]:
-    """The words that negate a question in its language (kb/data/statements.toml
-    [negations]): Vietnamese "nó" (it), typed "no", negates nothing."""
+    """The words that negate a question in its language (kb/data/statements.toml)."""
     ws = datafiles.load("statements")["negations"].get(lang) or []
     if not ws:
         return re.compile(r"(?!)")  # a language listing none: nothing negates
@@ -71,11 +63,10 @@ def _negations(lang: str) -> re.Pattern[str]:
 def condition_share(
     fact: dict[str, Any], asked_stems: AbstractSet[str], asked_text: str = ""
 ) -> float:
-    """How much of the fact's condition the question states (1.0 without a condition; 0.0
-    when it says the opposite of the question: "face-up" for "face-down")."""
+    """How much of the fact's condition the question states (1.0 without one; 0.0 when it
+    says the opposite: "face-up" for "face-down")."""
     if asked_text and _contradicts(fact["condition"], asked_text):
         return 0.0
-    # A word any question supposes counts when the question says it, not against it.
     condition = content(fact["condition"], set(stopwords())) - (_implied() - asked_stems)
     return len(condition & asked_stems) / len(condition) if condition else 1.0
 
@@ -104,7 +95,8 @@ def _has_word(text: str, phrase: str) -> bool:
 def _pronoun() -> re.Pattern[str]:
     pronouns = [w for ws in datafiles.load("statements")["pronouns"].values() for w in ws]
     body = "|".join(re.escape(fold(w)) for w in sorted(pronouns, key=len, reverse=True))
-    return re.compile(rf"^\W*(?:(?:and|also|but)\s+)*(?:{body})(?!\w)")
+    openers = "|".join(re.escape(fold(w)) for w in query_data()["pronoun_openers"]["words"])
+    return re.compile(rf"^\W*(?:(?:{openers})\s+)*(?:{body})(?!\w)")
 
 
 def _ids(concepts: str) -> set[str]:
@@ -119,9 +111,8 @@ def asked_concepts(u: Understood, asked: Asked) -> set[str]:
 
 def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: set[str],
              topic: set[str], plain: list[set[str]]) -> str:  # fmt: skip
-    """The verdict a statement fact gives the question, or "" (see the module docstring).
-    ``topic``: the concepts the rule opens with, which "it" stands for; ``plain``: the
-    question's own words (not names), which the clause itself must hold."""
+    """The verdict a statement fact gives the question, or "". ``topic``: the concepts the rule
+    opens with ("it"); ``plain``: the question's own words, which the clause must hold."""
     if fact["limits"] or condition_share(fact, asked_stems, asked.text) < threshold(
         "min_condition_share"
     ):
@@ -139,9 +130,8 @@ def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: se
     if said in ("does", "does-not") and asked.action and asked.action not in fact["action"].split():
         return ""  # "does the starting player draw" is not "... skips his first Draw Phase"
     if said in ("does", "does-not"):
-        # What the clause says is done is what the question asks is done: its words but the
-        # names it holds are the question's ("skip the recovery phase" does not answer "do I
-        # get a recovery phase").
+        # What the clause says is done is what is asked ("skip the recovery phase" does not
+        # answer "do I get a recovery phase").
         named = {
             s for c in fact["concepts"].split() for a in asked.forms.of(c) for s in a.split("|")
         }
@@ -149,8 +139,7 @@ def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: se
         if len(own - asked_stems) > threshold("clause_extra_words"):
             return ""
     else:
-        # What the modality is said of: the words before it in its own part of the clause
-        # (after "Different from chants with [Trigger]," or "Immediately after ...,").
+        # What the modality is said of: the words before it in its part of the clause.
         before = fact["subject"].rpartition(",")[2]
         subject = [
             w for w in words(before)
@@ -164,56 +153,33 @@ def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: se
 
 
 def answering(clause: str, around: set[str], required: list[set[str]]) -> bool:
-    """The clause states what the question asks: it holds most of the question's words
-    itself (its predicate), and the rest are said around it (its sentence, its passage)."""
+    """The clause holds most of the question's words, the rest said around it."""
     own = stems(clause)
     held = sum(1 for alternatives in required if holds(own, [alternatives]))
     missing = [alternatives for alternatives in required if not holds(own | around, [alternatives])]
-    # One word of many may be the question's own ("no cards left in their deck"), but not one
-    # narrowing what it names (words.Narrowing).
+    # Of many words one may be unsaid, but not one narrowing a name (words.Narrowing).
     slack = 1 if len(required) >= threshold("slack_from") and not narrowed(missing) else 0
     return 2 * held >= len(required) and len(missing) <= slack
 
 
-def sentences(conn: sqlite3.Connection, passage: dict[str, Any]) -> list[str]:
-    """The passage's sentences, those of its reading in official terms (004's machine
-    translation with the official names) and those of its curated English gloss (a rule of
-    the Vietnamese article is read in the English a judge is shown beside it)."""
-    glosses = [g["text"] for g in run(conn, "rule_glosses", id=passage["id"])]
-    texts = [passage["text"], passage.get("reading") or "", *glosses]
-    return [s for text in dict.fromkeys(t for t in texts if t) for s in split_sentences(text)]
-
-
-def context(conn: sqlite3.Connection, passage: dict[str, Any]) -> list[str]:
-    """What a passage is said under: its title, its section path, its document's title ("FoW
-    basic rules") and the English names of the moments it belongs to (a Vietnamese heading
-    is "Bước Chiến đấu", Battle Step)."""
-    nodes = (passage.get("nodes") or "").split()
-    names = [row["en"] for n in nodes if (row := first(conn, "timing_node", id=n))]
-    title = passage.get("document_title") or ""
-    return [passage.get("title") or "", passage.get("section_path") or "", title, *names]
-
-
 def asking_sentence(text: str) -> str:
-    """The sentence that asks ("My ruler doesn't have [Grimoire]. Can I still bring an extra
-    deck?": the second): a negation elsewhere supposes, it does not ask "can't I"."""
+    """The sentence that asks (of "My ruler doesn't have [Grimoire]. Can I still bring an extra
+    deck?", the second)."""
     sentences = [s for s in re.split(r"(?<=[.?!。？！])\s+", text.strip()) if s.strip()]
     asking = [s for s in sentences if s.rstrip().endswith(("?", "？"))]
     return (asking or sentences or [text])[-1]
 
 
 def _asked_negation(text: str, lang: str) -> bool:
-    """The question asks a negated thing ("can't I ..."): a negation in the condition it
-    supposes ("can I ... if my ruler doesn't have Grimoire") asks nothing negated."""
+    """The question asks a negated thing ("can't I ..."), not in the condition it supposes."""
     sentence = asking_sentence(text)
     parts = lexicon().split_condition(sentence)
     return bool(_negations(lang or "en").search(fold(parts[1] if parts else sentence)))
 
 
 def _counts(conn: sqlite3.Connection, u: Understood, classes: list[dict[str, Any]]) -> bool:
-    """The question states a count: a number that is not part of a name it writes ("thiệt
-    hại", damage, typed "thiet hai"; "Spell Speed 1"), nor a year ("2005 OCG"), nor "one"
-    written as a word (Vietnamese "một" is also the article "a")."""
+    """The question states a count: a number not part of a name ("Spell Speed 1", "thiet
+    hai"), nor a year, nor an article ("một")."""
     folded = fold(u.text)
     articles = {fold(w) for w in query_data()["quantity"]["articles"]}
     found = [n for n in stated_numbers(u) if folded[max(0, n[2] - 3) : n[2]] not in articles]
@@ -249,28 +215,20 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
     if len(required) < 2:
         return None  # too little said to find the clause that says it
     asked_stems = asked_words(u, required)
-    # The question's own words, each written one way (not a name with renderings).
     plain = plain_words(required)
     skip = skipped(conn)
-    top = originals.top(asked)
-    facts = run(conn, "verdict_rule_statements", ids=[p["id"] for p in top])
     readings = []
-    for p in top:
-        mine = [f for f in facts if f["rule"] == p["id"]]
-        said = " ".join(dict.fromkeys(f["quote"] for f in mine))
-        around = stems(" ".join([*context(conn, p), said]))
+    for p in passages.top(asked):
+        mine, around = passages.clauses(conn, p)
         stating = [
             f for f in mine if answering(f"{f['condition']} {f['outcome']}", around, required)
         ]
-        # A clause stating the question under a condition the question states, even in part,
-        # may be the exception the question is about ("However, if this is the first turn of
-        # the game, the player doesn't draw a card"): what the passage says without a
-        # condition is not safe then.
+        # A clause under a condition the question states may be the exception it is about
+        # ("However, if this is the first turn ..."): the unconditioned ones are not safe.
         topic = next((_ids(f["concepts"]) for f in mine if _ids(f["concepts"])), set())
         doubt = any(
             condition_share(f, asked_stems, u.text) >= threshold("min_doubt_share")
-            # ... and says something of what is asked, its condition aside ("put it on top
-            # of the pile" is no exception to "you may change the order of the pile")
+            # ... and says something of what is asked, its condition aside
             and _reading({**f, "condition": ""}, asked, asked_stems, skip, topic, plain)
             for f in stating if f["condition"]
         )  # fmt: skip
@@ -280,9 +238,7 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
             verdict = _reading(fact, asked, asked_stems, skip, topic, plain)
             if verdict:
                 readings.append((fact, verdict))
-    # A clause under a condition the question states is the more specific rule ("However, if
-    # this is the first turn of the game, the player doesn't draw a card" over "Turn player
-    # draws a card"): where one answers, the clauses without a condition do not.
+    # A clause under a condition the question states is the more specific rule.
     if any(f["condition"] for f, _ in readings):
         readings = [(f, v) for f, v in readings if f["condition"]]
     if not readings or len({v for _, v in readings}) != 1:
@@ -293,4 +249,4 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
     return Verdict(verdict, f"{opening}: {fact['quote']}", cited, kind="statement")
 
 
-__all__ = ["answering", "condition_share", "context", "modal_sentence", "sentences"]
+__all__ = ["answering", "condition_share", "modal_sentence"]

@@ -1,12 +1,6 @@
-"""When, read from the best passages: the moment of the passage whose clause states what the
-question asks ("when is a monster destroyed by battle sent to the Graveyard": the rule of
-the End of the Damage Step that says so), or the phrase of that clause saying when ("G Zone,
-is where you put your G deck at the beginning of the game").
-
-A passage answers when its clause holds most of the question's words itself, the rest are
-said around it, and it says the thing happens (not that it cannot); a question about a card
-is answered only by a passage naming the card. The first two passages that answer must
-agree on the moment (by its name before any detail: "After damage calculation").
+"""When, read from the best passages: the phrase saying when of the clause that states what the
+question asks, or its passage's moment. The clause must say the thing happens; a question
+about a card is answered only by a passage naming it; the first two answers must agree.
 
 On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
 """
@@ -29,12 +23,10 @@ from .asked import Asked
 from .common import Verdict, because, moment_name, threshold
 from .named import stems
 
-# What a clause may say of the thing asked for it to tell when the thing happens; asked when
-# it may be done ("when am I allowed to ..."), only what allows it tells.
+# The modalities of a clause telling when a thing happens; when it may be done, when allowed.
 _HAPPENS = ("can", "must", "does", "only")
 _ALLOWS = ("can", "only")
-# A phrase saying when, read whole to its clause's comma or end, is at most this many words
-# ("as soon as the end phase of their current turn finishes completely").
+# A phrase saying when is at most this many words.
 _TIME_WORDS = 12
 # A situation set out before the sentence that asks has at least this many words.
 _SITUATION_WORDS = 3
@@ -42,8 +34,7 @@ _SITUATION_WORDS = 3
 
 def _time_of(clause: str) -> str:
     """The phrase of a clause saying when, cut before any verb of the clause but its own
-    ("after battle damage is inflicted": whole); none when it runs on longer than a phrase
-    saying when."""
+    ("after battle damage is inflicted")."""
     every = lexicon().time_phrase(clause).split()
     if len(every) > _TIME_WORDS:
         return ""
@@ -66,16 +57,12 @@ def _answer(
     modality: str = "",
     asking: list[set[str]] | None = None,
 ) -> tuple[str, dict[str, Any]] | None:
-    """(when, the deciding fact) from one passage, or None. ``action``: what the question
-    asks is done ("activate"), which the clause must say is done; ``modality``: the
-    question's ("can": when it may be done); ``asking``: the words of the sentence that asks,
-    after a situation set out before it, which the clause itself must hold."""
+    """(when, the deciding fact) from one passage, or None. The clause must say the
+    ``action`` is done and hold the ``asking`` sentence's words."""
     cards = {c["id"] for c in u.cards}
     if cards and not cards <= set((p.get("card_ids") or "").split()):
         return None
-    facts = run(conn, "verdict_rule_statements", ids=[p["id"]])
-    said = " ".join(dict.fromkeys(f["quote"] for f in facts))
-    around = stems(" ".join([*statement.context(conn, p), said]))
+    facts, around = passages.clauses(conn, p)
     # The English (a gloss's, or the rule's own) first: the verdict is read in English.
     for fact in sorted(facts, key=lambda f: f["lang"] != "en"):
         clause = f"{fact['condition']} {fact['outcome']}"
@@ -87,8 +74,7 @@ def _answer(
             continue
         if asking and not words.holds(stems(clause), asking):
             continue  # "triggers at the start of the Unfurl step" says not when it is put on ...
-        # What the rule says happens says when it happens; its condition says when that holds
-        # ("gained an additional turn after their current one, that turn begins as soon as ...").
+        # What the rule says happens says when; else its condition does.
         time = _time_of(fact["outcome"] if lexicon().time_phrase(fact["outcome"]) else clause)
         if fact["limits"] and (time or fact["condition"]):
             continue  # an exception may bound the time the clause says, not its rule's moment
@@ -111,7 +97,7 @@ def _answer(
 
 
 def _question_share(phrase: str, question: str) -> float:
-    """How much of the phrase's content is the question's own words (0.0 for none)."""
+    """How much of the phrase's content is the question's own words."""
     said = words.content(phrase, set(stopwords()))
     return len(said & stems(question)) / len(said) if said else 0.0
 
@@ -125,9 +111,7 @@ def _names_a_time(condition: str) -> bool:
 
 
 def _where(conn: sqlite3.Connection, node: str) -> str:
-    """A moment as a judge places it: its name, and for a numbered sub-step its number and
-    the step before it ("Flip effects and effect resolution (TCG), sub-step 6, following
-    After damage calculation: battle damage")."""
+    """A moment's name, and for a numbered sub-step its number and the step before it."""
     name = moment_name(conn, node)
     row = first(conn, "timing_node", id=node)
     if not row or not row["label"] or not row["parent"]:
@@ -145,11 +129,8 @@ def _base(when: str) -> str:
 
 
 def _asking_words(conn: sqlite3.Connection, u: Understood) -> list[set[str]]:
-    """The required words of the sentence that asks, when a situation is set out before it
-    ("My Chart has an ability that triggers at dawn. When does it get put on the Updraft?":
-    put, Updraft), but the moments it names (where to look, not what a clause must say);
-    none for a question of one sentence ("Yu-Gi-Oh! TCG: ..." and "b.e.s." are no
-    sentences)."""
+    """The required words of the asking sentence after a situation ("... When does it get put
+    on the Updraft?"), but the moments it names; none for a question of one sentence."""
     folded = fold(u.text)
     at = folded.rfind(fold(statement.asking_sentence(u.text)))
     if at <= 0 or len(folded[:at].split()) < _SITUATION_WORDS:
@@ -179,8 +160,7 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
         return None
     when, fact = answers[0]
     if len({_base(w) for w, _ in answers[:2]}) != 1:
-        # One statement standing at two moments happens at both ("All unused Wills are
-        # destroyed": in the Recovery Phase and in the End Phase); else they disagree.
+        # One statement standing at two moments happens at both; else they disagree.
         (other, second) = answers[1]
         if fold(second["outcome"]) != fold(fact["outcome"]):
             return None

@@ -1,8 +1,6 @@
-"""The words of a question a passage or a clause must hold, each as the stems that may
-stand for it: a glossary term or a moment as any of its names, an everyday phrase as any of
-the forms it expands to, any other content word as itself; and the words that say nothing of
-what a question is about (function and cue words, game names, counts, rulesets, everyday
-verbs).
+"""The words of a question a passage or a clause must hold, each as the stems that may stand
+for it (a term or a moment as any of its names, an everyday phrase as any of its expansions);
+and the words that say nothing of what it is about (function and cue words, game names...).
 
 On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
 """
@@ -27,16 +25,14 @@ from .named import alternatives
 
 
 def skipped(conn: sqlite3.Connection) -> set[str]:
-    """Words a question holds that say nothing of its subject: function and cue words, the
-    names of the games."""
+    """Words that say nothing of a question's subject: function and cue words, game names."""
     skip = set(stopwords()) | cue_words() | _bound_words() | _connectives()
     return skip | {fold(a) for aliases in load_vocabulary(conn).games.values() for a in aliases}
 
 
 @cache
 def _connectives() -> frozenset[str]:
-    """The one-word connectives that open a clause ("but", "because", "nhưng"): how two
-    things are tied, not what either is (kb/data/statements.toml [clauses])."""
+    """One-word connectives opening a clause ("but", "nhưng": kb/data/statements.toml)."""
     data = datafiles.load("statements")["clauses"]
     return frozenset(
         fold(w) for lang in ("en", "vi", "zh") for w in data.get(lang, []) if " " not in w
@@ -44,29 +40,25 @@ def _connectives() -> frozenset[str]:
 
 
 def _rulesets(conn: sqlite3.Connection) -> frozenset[str]:
-    """The rulesets a question may name ("OCG") and the kinds of document no rule's text
-    holds as a word ("CR 8.01"): which rules are asked of, not what about."""
+    """Rulesets ("OCG") and kinds of document ("CR"): which rules are asked of, not what about."""
     return frozenset(column(conn, "ask_rulesets")) | frozenset(column(conn, "ask_document_kinds"))
 
 
 @cache
 def polar_words() -> frozenset[str]:
-    """The words that make a clause say something does not happen ("doesn't", "không"): how
-    it is said, not what."""
+    """The words that make a clause negative ("doesn't", "không"): how it is said, not what."""
     words_ = datafiles.load("statements")["polarity"].values()
     return frozenset(w for ws in words_ for phrase in ws for w in fold(phrase).split())
 
 
 @cache
 def _bound_words() -> frozenset[str]:
-    """The words of the bounds a number takes ("exactly", "đúng", "at least"): how a count is
-    asked, not what."""
+    """The words of a number's bounds ("exactly", "đúng", "at least")."""
     bounds = datafiles.load("statements")["bounds"].values()
     return frozenset(w for words_ in bounds for phrase in words_ for w in fold(phrase).split())
 
 
-# A word a sentence must hold: where the question says it, and the stems of its ways of
-# writing it (named.alternatives).
+# A word a sentence must hold: where the question says it, its ways of writing (as stems).
 Required = tuple[int, int, set[str]]
 
 # "can't" keeps its "can" (a cue word), "don't" is "do" and "n't"
@@ -85,22 +77,21 @@ def _term_forms(conn: sqlite3.Connection) -> dict[str, list[str]]:
 def _game_mentions(
     conn: sqlite3.Connection, folded: str, forms: dict[str, list[str]]
 ) -> tuple[list[tuple[int, int]], list[Required]]:
-    """Where the question names a game ("Force of Will"): the game, not words of it; and the
-    game names that stand for a word of the game's rules, each as that term's ways of
-    writing it. A game named by a word of its own rules ("vanguard") is the game only where
-    a game is named (opening the question, before a colon, after "in"); elsewhere it is the
-    word ("vanguard: I have no vanguard")."""
+    """Where the question names a game, and the game names standing for a word of its rules
+    as that term's ways of writing: "vanguard" is the game where a game is named (opening
+    the question, before a colon, after "in"), else the word ("vanguard: I have no vanguard")."""
     vocabulary = load_vocabulary(conn)
     aliases = {a for names in vocabulary.games.values() for a in names}
     terms_of: dict[str, set[str]] = {}
     for row in vocabulary.terms:
         terms_of.setdefault(row["key"], set()).add(row["term"])
     spans, as_words = [], []
+    after_words = tuple(f" {fold(w)}" for w in query_data()["game_named_after"]["words"])
     for m in cue_pattern(tuple(sorted(aliases))).finditer(folded):
         before, after = folded[: m.start()].rstrip(), folded[m.end() :].lstrip()
         naming = not before.strip(" -([") or after.startswith((":", ")"))
         ids = terms_of.get(m.group(), set())
-        if not ids or naming or before.endswith((" in", " of", " for", " trong")):
+        if not ids or naming or before.endswith(after_words):
             spans.append((m.start(), m.end()))
             continue
         texts = [text for term in ids for text in forms.get(term, [])]
@@ -110,8 +101,7 @@ def _game_mentions(
 
 
 def _script_words(folded: str) -> list[tuple[int, str]]:
-    """(position, word) of a text's words, a run of another script a word of its own
-    ("ocg规则下": "ocg", "规则下")."""
+    """(position, word) of a text's words, a run of another script a word ("ocg规则下")."""
     out = []
     for m in re.finditer(r"\w+", folded):
         at, token = m.start(), m.group()
@@ -126,10 +116,8 @@ def _blanked(
     apart: list[tuple[int, int]],
     forms: dict[str, list[str]],
 ) -> tuple[str, list[Required]]:
-    """The folded question with the spans ``apart`` and the games it names blanked, and the
-    game names that stand for a word of the rules (_game_mentions). Positions stay those of
-    the question: a possessive or a contraction ("opponent's", "can't") is blanked, not
-    removed."""
+    """The folded question with ``apart``, the games it names and clitics ("can't") blanked
+    (positions stay the question's), and the game names standing for words (_game_mentions)."""
     folded = list(_CLITIC.sub(lambda m: " " * len(m.group()), fold(u.corrected or u.text)))
     games, as_words = _game_mentions(conn, "".join(folded), forms)
     for start, end in [*apart, *games]:
@@ -138,21 +126,18 @@ def _blanked(
 
 
 class Narrowing(set):
-    """A required word that narrows a term the question names, standing before it as English
-    puts a modifier ("master" and "rune" of "master rune cards", "critical" of "critical
-    trigger"): the kind asked about. A passage or clause that leaves it unsaid speaks of
-    another kind, so no slack is ever spent on it."""
+    """A required word narrowing a term the question names ("master rune cards"): a text that
+    leaves it unsaid speaks of another kind, so no slack is spent on it."""
 
 
 def narrowed(missing: list[set[str]]) -> bool:
-    """One of the missing required words narrows a term the question names (Narrowing)."""
+    """One of the missing required words is a Narrowing."""
     return any(isinstance(m, Narrowing) for m in missing)
 
 
 def _narrowing_at(u: Understood, tokens: list[tuple[int, str]], skip: set[str]) -> set[int]:
-    """The positions of the content words that stand right before a glossary term of the
-    question, or before another such word (at most two: "master rune cards"). English word
-    order only: Vietnamese puts a modifier after its noun."""
+    """The positions of the content words (at most two) right before a glossary term of the
+    question. English word order only: Vietnamese puts a modifier after its noun."""
     if u.lang != "en":
         return set()
     starts = {t["start"] for t in u.terms if "start" in t}
@@ -181,19 +166,15 @@ def required_words(
     u: Understood,
     apart: list[tuple[int, int]] = (),  # type: ignore[assignment]
 ) -> list[set[str]]:
-    """What a sentence must hold of the question, each as the stems that may stand for it: a
-    glossary term as any of its renderings (004's machine-translated "round" for turn), an
-    everyday phrase as any of the forms it expands to ("rearrange": "change the order"), any
-    other content word as itself. What lies in the spans ``apart`` is left out."""
+    """What a sentence must hold of the question (see the module docstring), but the spans
+    ``apart``."""
     return [alternatives_ for _, _, alternatives_ in required_spans(conn, u, apart)]
 
 
 def required_spans(
     conn: sqlite3.Connection, u: Understood, apart: list[tuple[int, int]]
 ) -> list[Required]:
-    """required_words with where each stands in the question (a game name standing for a
-    term, _game_mentions, where it is named): a verdict can say which words it did not
-    read."""
+    """required_words with where each stands in the question."""
     forms = _term_forms(conn)
     folded, as_words = _blanked(conn, u, apart, forms)
     skip = skipped(conn)
@@ -249,8 +230,7 @@ def required_spans(
 def _unread_pieces(
     folded: str, tokens: list[tuple[int, str]], spans: list[Required]
 ) -> list[tuple[int, str]]:
-    """The tokens, a Chinese run cut to the pieces of it no name, cue or function word reads
-    (Chinese runs on without spaces: "里大岚是限制卡吗" holds a card, a term and cue words)."""
+    """The tokens, a Chinese run cut to the pieces no name, cue or function word reads."""
     out = []
     for start, word in tokens:
         if not CJK_RUN.fullmatch(word):
@@ -266,8 +246,7 @@ def _unread_pieces(
 
 @cache
 def synonyms() -> dict[str, frozenset[str]]:
-    """Each stem of an everyday word to the stems of its group (kb/data/query.toml
-    [synonyms]): any of them states it."""
+    """Each stem of an everyday word to the stems of its group (kb/data/query.toml)."""
     out: dict[str, frozenset[str]] = {}
     for group in query_data()["synonyms"]["groups"]:
         stems_ = frozenset(stem(fold(w)) for w in group)
@@ -277,8 +256,7 @@ def synonyms() -> dict[str, frozenset[str]]:
 
 
 def plain(required: list[set[str]]) -> list[set[str]]:
-    """The question's own words among what is required (not a name with renderings): a
-    word, or a word and its everyday synonyms."""
+    """The question's own words among the required (a word, or a word and its synonyms)."""
     groups = set(synonyms().values())
     return [
         r for r in required
@@ -292,10 +270,9 @@ def holds(sentence_stems: set[str], required: list[set[str]]) -> bool:
 
 
 def other_kind(question: str, clause: str, skip: AbstractSet[str]) -> bool:
-    """The clause speaks of another kind of a thing the question names: a word both hold is
-    narrowed by a different word before it in each ("heal triggers" for "critical trigger"),
-    and neither text holds the other's narrowing word. ``skip``: function and cue words,
-    which narrow nothing ("how many cards", "any card")."""
+    """The clause speaks of another kind of a thing the question names ("heal triggers" for
+    "critical trigger"): a word both hold is narrowed by a different word before it in each,
+    which the other text lacks. ``skip``: words that narrow nothing."""
     asked, said = _before_each(question, skip), _before_each(clause, skip)
     asked_all, said_all = named.stems(question), named.stems(clause)
     return any(
@@ -308,8 +285,7 @@ def other_kind(question: str, clause: str, skip: AbstractSet[str]) -> bool:
 
 
 def _before_each(text: str, skip: AbstractSet[str]) -> dict[str, set[str]]:
-    """Each content word's stem to the stems of the content words right before it (numbers
-    and function words narrow nothing)."""
+    """Each content word's stem to the stems of the content words right before it."""
     tokens = words(fold(text))
     out: dict[str, set[str]] = {}
     for before, word in zip(tokens, tokens[1:], strict=False):
@@ -320,8 +296,7 @@ def _before_each(text: str, skip: AbstractSet[str]) -> dict[str, set[str]]:
 
 
 def asked_words(u: Understood, required: list[set[str]]) -> set[str]:
-    """Every stem the question holds or stands for: its words (cue words too: "first" is a
-    word of "who goes first" and of "on my first turn") and the forms of its names."""
+    """Every stem the question holds (cue words too) or stands for (the forms of its names)."""
     said = content(_CLITIC.sub(" ", fold(u.text)), set(stopwords()))
     return said | {a for alternatives in required for a in alternatives for a in a.split("|")}
 
