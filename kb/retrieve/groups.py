@@ -125,6 +125,12 @@ def _typos_of(w: str) -> tuple[set[str], set[str]]:
     return set(), set()
 
 
+@lru_cache(maxsize=256)
+def _letters(w: str) -> tuple[tuple[str, int], ...]:
+    """The letter counts of a question's word (counted once, not once per passage word)."""
+    return tuple(Counter(w).items())
+
+
 def _typo(w: str, t: str) -> bool:
     """``t`` is ``w`` typed with a typo: an edit similarity of 80 or more."""
     if 5 * abs(len(t) - len(w)) > len(t) + len(w):
@@ -132,7 +138,7 @@ def _typo(w: str, t: str) -> bool:
     # Only words that share enough letters can reach a ratio of 80 (an upper bound counted
     # without rapidfuzz, which is slow to import and is then loaded only when needed).
     letters = Counter(t)
-    shared = sum(min(n, letters.get(c, 0)) for c, n in Counter(w).items())
+    shared = sum(min(n, letters.get(c, 0)) for c, n in _letters(w))
     if 200 * shared < 80 * (len(t) + len(w)):
         return False
     from rapidfuzz import fuzz
