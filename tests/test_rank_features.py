@@ -76,3 +76,23 @@ def test_feature(conn: sqlite3.Connection, case: Case) -> None:
     )
     value = FEATURES[case.options["feature"]](row, ranking)
     assert f"{value:.2f}" == case.expected
+
+
+def test_a_long_question_ranks_only_its_best_fused_candidates(conn: sqlite3.Connection) -> None:
+    """The features of every candidate are most of a question's cost: kb/data/limits.toml caps
+    how many are scored, keeping the best by fused rank."""
+    from kb.limits import limits
+    from kb.retrieve.fuse import fuse
+    from kb.retrieve.pipeline import retrieve
+
+    question = (
+        "when a face-down defense monster is attacked and flipped face-up in the damage step, "
+        "can its flip effect activate before damage calculation or only after the battle ends"
+    )
+    stages = retrieve(conn, understand(conn, question, load_vocabulary(conn)))
+    most = limits(conn)["question"]["max_ranked_passages"]
+    every = fuse(stages.lists)
+    assert len(every) > most  # the question gathers more than the ranker may score
+    assert len(stages.linear) == most
+    weakest_kept = min(every[seq] for seq in stages.fused)
+    assert all(every[seq] <= weakest_kept for seq in set(every) - set(stages.fused))

@@ -19,6 +19,7 @@ import sqlite3
 from typing import Any
 
 from ..lexicon.forms import QuestionForms
+from ..store import datafiles
 from . import dense as dense_stage
 from .cut import collapse
 from .fuse import fuse
@@ -66,6 +67,15 @@ def candidates(
     return stages
 
 
+def head(fused: dict[int, float], conn: sqlite3.Connection) -> dict[int, float]:
+    """The best fused candidates, as many as kb/data/limits.toml lets a question rank."""
+    most = datafiles.load("limits", conn)["question"].get("max_ranked_passages", 0)
+    if not most or len(fused) <= most:
+        return fused
+    best = sorted(fused, key=lambda seq: (-fused[seq], seq))[:most]
+    return {seq: fused[seq] for seq in best}
+
+
 def retrieve(
     conn: sqlite3.Connection,
     u: Understanding,
@@ -79,7 +89,7 @@ def retrieve(
     game = game or u.game or ""
     forms = forms or forms_of(conn, u, game)
     stages = candidates(conn, u, game, forms, use_dense=use_dense)
-    stages.fused = fuse(stages.lists)
+    stages.fused = head(fuse(stages.lists), conn)
     stages.groups = query_groups(forms)
     stages.linear = rank(
         conn, u, stages.fused, lang=lang, groups=stages.groups, dense=stages.similarity
