@@ -3,18 +3,20 @@
 For every answerable question of the chosen sets, each stage of kb.retrieve.pipeline is
 measured on its own: the lexical lists fused alone, the dense list alone, all lists fused, the
 learned linear ranking, its head re-ordered by the trees, and the final hits a judge is shown
-(one per text). A passage is relevant when its id (or an id it stands for in another version)
-is one the question's author cited (``answers`` or ``because``), or when its text holds one of
-the author's verbatim ``quotes``. Figures: recall@1/3/5, MRR@10, and the share of questions
+(one per text). A passage is relevant when its id (or an id it stands for in another version,
+or a rule it is aligned with as translation or source) is one the question's author cited
+(``answers`` or ``because``), or when its text holds one of the author's verbatim ``quotes``.
+Figures: recall@1/3/5, MRR@10, and the share of questions
 whose deciding passage is among the candidates at all (the most any ranker could reach); per
 set, language (Vietnamese typed without diacritics apart), game and kind of question.
 
     python bench/retrieval.py                      # the development sets, on kb.sqlite
-    python bench/retrieval.py --sets seen          # the held-out sets already measured before
+    python bench/retrieval.py --sets spent         # held-out sets measured before, now trained on
+    python bench/retrieval.py --sets seen          # measured before, never trained on
     python bench/retrieval.py --sets tests/fixtures/retrieval_holdout.toml
     python bench/retrieval.py --no-dense --by lang --misses
 
-The fresh held-out set (verdicts_holdout12.toml) is measured once,
+The fresh held-out set (verdicts_holdout13.toml) is measured once,
 at the end of a round of work, never to choose anything.
 """
 
@@ -42,8 +44,10 @@ DEV = (
     "verdicts_dev4.toml",
     "verdicts_lorcana_dev.toml",
 )
-# Held out of training, but measured (and partly read) in earlier rounds.
-SEEN = (
+# Held-out sets already measured (and read) in earlier rounds: spent as held-out, so since the
+# thirteenth round the ranker is trained on them too (more questions, more games' phrasing:
+# leave-one-game-out r@1 55.9% -> 61.0% with them). Their figures are training figures now.
+SPENT = (
     "questions_holdout.toml",
     "questions_holdout2.toml",
     "verdicts_holdout.toml",
@@ -51,21 +55,24 @@ SEEN = (
     "verdicts_holdout4.toml",
     "verdicts_holdout5.toml",
     "verdicts_holdout6.toml",
-    "verdicts_holdout7.toml",
     "retrieval_holdout.toml",
     "verdicts_holdout8.toml",
     "verdicts_holdout9.toml",
     "verdicts_holdout10.toml",
     "verdicts_holdout11.toml",
+    "verdicts_holdout12.toml",
 )
+# Measured in earlier rounds but never trained on: the seventh set is the verdict issue's
+# reference, so its figures stay held-out figures.
+SEEN = ("verdicts_holdout7.toml",)
 # Written before this round's work and measured once at its end.
-FRESH = ("verdicts_holdout12.toml",)
+FRESH = ("verdicts_holdout13.toml",)
 STAGES = ("lexical", "dense", "fused", "linear", "ranked", "hits")
 KS = (1, 3, 5)
 
 
 def set_paths(spec: str) -> list[Path]:
-    named = {"dev": DEV, "seen": SEEN, "fresh": FRESH}
+    named = {"dev": DEV, "spent": SPENT, "seen": SEEN, "fresh": FRESH}
     if all(part in named for part in spec.split("+")):
         chosen = [n for part in spec.split("+") for n in named[part]]
         return [FIXTURES / n for n in chosen if (FIXTURES / n).exists()]
@@ -93,16 +100,27 @@ def _squash(text: str) -> str:
 
 
 class Judge:
-    """Whether a passage (its id, the ids it stands for, its text) decides a question."""
+    """Whether a passage (its id, the ids it stands for, its text) decides a question. A rule
+    aligned with a cited rule (its translation, or its source) decides it too: an author who
+    read the English rule cites it, and a judge who asked in Chinese is rightly shown the
+    publisher's Chinese text of the same rule first."""
 
     def __init__(self, conn: Any) -> None:
         self.text: dict[int, str] = {}
         self.id_of: dict[int, str] = {}
         for seq, rid, text in conn.execute("SELECT seq, id, text FROM rules"):
             self.id_of[seq], self.text[seq] = rid, _squash(text)
+        self.aligned: dict[str, set[str]] = defaultdict(set)
+        pairs = conn.execute(
+            "SELECT a.rule, b.rule FROM alignment_rules a JOIN alignment_rules b"
+            " ON b.alignment = a.alignment AND b.side != a.side"
+        )
+        for rule, other in pairs:
+            self.aligned[rule].add(other)
 
     def relevant(self, q: dict[str, Any], seq: int, also: Iterable[str] = ()) -> bool:
-        if self.id_of[seq] in q["gold"] or q["gold"] & set(also):
+        rid = self.id_of[seq]
+        if rid in q["gold"] or q["gold"] & (set(also) | self.aligned.get(rid, set())):
             return True
         body = self.text[seq]
         return any(len(s) >= 12 and s in body for s in (_squash(x) for x in q["quotes"]))
@@ -232,7 +250,9 @@ def run(
 def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--db", type=Path, default=REPO / "kb.sqlite")
-    parser.add_argument("--sets", default="dev", help="dev, seen, fresh, or FILE,FILE")
+    parser.add_argument(
+        "--sets", default="dev", help="dev, spent, seen, fresh (joined by +), or FILE,FILE"
+    )
     parser.add_argument(
         "--by", default="set", help="set, lang, game or kind (or several: lang,game)"
     )

@@ -1,4 +1,4 @@
-"""Train kb ask's ranker on the development sets only, and write its weights.
+"""Train kb ask's ranker on the development sets and the spent held-out sets, and write its weights.
 
 The ranker is linear: a passage's score is the weighted sum of its features (kb.retrieve
 .features) and of its reciprocal rank in each kind of candidate list (kb.retrieve.fuse). Both
@@ -20,8 +20,9 @@ linear score or not, the shape chosen by leave-one-set-out and leave-one-game-ou
     python bench/train_ranker.py --logo --trees  # the same with the trees re-ordering
     python bench/train_ranker.py --write-trees   # choose a shape, write kb/data/ask_trees.toml
 
-Only the development sets of bench/retrieval.py (DEV) are read: the held-out sets never
-choose a weight. ``--write`` writes kb/data/ask_weights.toml ([weights] and [fusion]).
+Only the development sets of bench/retrieval.py (DEV) and the held-out sets already measured
+and read in earlier rounds (SPENT) are read: the seventh held-out set (SEEN) and the fresh one
+(FRESH) never choose a weight. ``--write`` writes kb/data/ask_weights.toml ([weights] and [fusion]).
 """
 
 from __future__ import annotations
@@ -397,7 +398,7 @@ def to_toml(w: dict[str, float], c: float, note: str) -> str:
         "# Weights of kb ask's ranker: [weights] for the features of kb/retrieve/features.py,",
         "# [fusion] for each kind of candidate list (kb/retrieve/fuse.py). Written by",
         "# `python bench/train_ranker.py --write` (pairwise logistic regression on the",
-        f"# development sets only, C={c}; {note}); do not edit by hand.",
+        f"# development and spent held-out sets, C={c}; {note}); do not edit by hand.",
         "",
         "[weights]",
         "rrf = 1.0",
@@ -426,7 +427,9 @@ def main() -> int:
         help="train the trees (shape by leave-one-set/game-out) and write kb/data/ask_trees.toml",
     )
     parser.add_argument(
-        "--sets", default="dev", help="the training sets (bench/retrieval.py names): dev, dev+seen"
+        "--sets",
+        default="dev+spent",
+        help="the training sets (bench/retrieval.py names): dev+spent, dev",
     )
     args = parser.parse_args()
     if args.fresh or not args.cache.exists():
