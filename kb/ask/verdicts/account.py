@@ -24,8 +24,7 @@ from ...store.vocabulary import load_vocabulary
 from ..passes_asks import lexicon
 from ..question import Understood
 from . import named, passages, words
-from .asked import Asked
-from .common import Verdict, threshold
+from .common import Asked, Verdict, threshold
 from .words import required_spans
 
 Span = tuple[int, int]
@@ -41,7 +40,7 @@ def unaccounted(
     folded = fold(u.corrected or u.text)
     cues = [*_class_cues(verdict.kind, u), *_implied()]
     read += [span for c in cues for span in _whole(c, folded)]
-    if asked.chain and any(lexicon().chain(b.get("quote") or "") for b in verdict.because):
+    if u.chain and any(lexicon().chain(b.get("quote") or "") for b in verdict.because):
         read += _chain_spans(u)  # the clause says which Chain: the resolver weighed it
     required = [
         (start, end, options)
@@ -106,13 +105,13 @@ def read_spans(
 ) -> list[Span]:
     """Where the parse read the question: its cards, classes, moments the verdict's rules are
     ``placed`` at (with the words placing them), the action, the game."""
-    spans = [(c["start"], c["end"]) for c in [*u.cards, *asked.classes] if "start" in c]
+    spans = [(c["start"], c["end"]) for c in [*u.cards, *u.classes] if "start" in c]
     folded = fold(u.corrected or u.text)
     for t in u.timing:
         if "start" in t and placed(t["node"]):
             spans += [(t["start"], t["end"]), *_placing(conn, folded, t)]
     for action, cues in lexicon().actions_:
-        if action == asked.action:
+        if action == u.action:
             spans += [(m.start(), m.end()) for m in cues.finditer(u.corrected or u.text)]
     if u.game:
         aliases = load_vocabulary(conn).games.get(u.game, [])

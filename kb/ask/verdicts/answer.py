@@ -11,8 +11,7 @@ from typing import Any
 from ..answers.common import answer, node
 from ..passes_asks import asks_twice
 from ..question import Understood
-from .asked import Asked
-from .common import Verdict
+from .common import Asked, Verdict
 
 KIND_WORDS = {
     "yesno": "whether it is allowed",
@@ -58,7 +57,7 @@ def not_covered(u: Understood, asked: Asked) -> str:
     if asked.kind == "yesno" and asks_twice(u.text):
         return "No verdict: this asks two yes/no questions at once; ask them one at a time."
     named = [c["name"] for c in u.cards] + [t["text"] for t in u.timing if "start" in t]
-    named += [c["text"] for c in asked.classes]
+    named += [c["text"] for c in u.classes]
     what = KIND_WORDS.get(asked.kind, "this")
     if not u.game and not u.game_hint and not named:
         return (
@@ -66,6 +65,6 @@ def not_covered(u: Understood, asked: Asked) -> str:
             "names no card, moment or game it knows."
         )
     about = f" for {', '.join(dict.fromkeys(named))}" if named else ""
-    unknown = ", ".join(f"“{w}”" for w in dict.fromkeys(asked.unknown))
+    unknown = ", ".join(f"“{w}”" for w in dict.fromkeys(u.unknown))
     lacks = f" No rule mentions {unknown}." if unknown else ""
     return f"Not covered: no rule of the knowledge base decides {what}{about}.{lacks}"

@@ -16,9 +16,7 @@ from ...lexicon.words import query_data, stopwords
 from ...store.db import run
 from ..passes_asks import cue_words
 from ..question import Understood
-from . import NUMERIC
-from .asked import Asked
-from .common import Verdict, because
+from .common import Asked, Verdict, because
 
 
 def _plain(u: Understood) -> bool:
@@ -33,7 +31,7 @@ def _plain(u: Understood) -> bool:
 
 def value(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """The number a card prints for the one field asked (ATK, DEF, Level)."""
-    fields = [f for f in u.facts if f in NUMERIC]
+    fields = [f for f in u.facts if f in query_data()["facts_numeric"]["fields"]]
     # One card, perhaps named twice ("「魔导战士 破坏者」（Breaker the Magical Warrior）").
     if len({c["id"] for c in u.cards}) != 1 or len(fields) != 1 or not _plain(u):
         return None

@@ -10,6 +10,23 @@ from ...lexicon.words import query_data
 from ...store import datafiles
 from ...store.db import first
 from ..answers.common import quote_gloss, source
+from ..question import Understood
+from .named import Forms
+
+
+class Asked:
+    """One question being decided: its kind, the ranked passages a verdict may be read from,
+    and what the resolvers and filters found (conflicts, words unaccounted for, the filter
+    that stopped it)."""
+
+    def __init__(self, conn: sqlite3.Connection, u: Understood) -> None:
+        self.conn, self.u, self.kind = conn, u, u.kind
+        self.passages: list[dict[str, Any]] = []  # the ranked passages (kb.ask.rank rows)
+        # Facts contradicting each other (filled by a resolver): shown instead of a verdict.
+        self.conflicts: list[list[dict[str, Any]]] = []
+        self.unaccounted: list[str] = []  # words neither read nor quoted (verdicts.account)
+        self.stopped_by = ""  # the filter that stopped the question or its verdicts
+        self.forms = Forms(conn)  # the ways of writing its concepts, looked up once
 
 
 class Verdict:

@@ -18,8 +18,7 @@ from ...lexicon.words import cue_pattern, query_data, stopwords
 from ..passes_asks import lexicon
 from ..question import Understood
 from . import passages, statement, words
-from .asked import Asked
-from .common import Verdict, because, threshold
+from .common import Asked, Verdict, because, threshold
 from .named import stems
 from .outcome import in_english, plain
 

@@ -19,8 +19,7 @@ from ...store.db import run
 from ..answers.common import quote_gloss
 from ..passes_asks import lexicon
 from ..question import Understood
-from .asked import Asked
-from .common import Verdict, because, threshold
+from .common import Asked, Verdict, because, threshold
 from .words import content
 
 

@@ -16,8 +16,7 @@ from ingest.sentences import split_sentences
 from ...store.db import first, run
 from ..question import Understood
 from . import words
-from .asked import Asked
-from .common import threshold
+from .common import Asked, threshold
 from .named import stems
 
 
@@ -81,7 +80,7 @@ def best(u: Understood, asked: Asked) -> list[dict[str, Any]]:
     """The passages a verdict may be read from (see the module docstring); none for a question
     of no known game or with a word no rule holds."""
     game = u.game or u.game_hint or ""
-    if asked.unknown or not game:
+    if u.unknown or not game:
         return []
     required = words.required_words(asked.conn, u)
     found = [_in_edition(asked.conn, p, u) for p in top(asked) if p["game"] == game]

@@ -20,8 +20,7 @@ from ...store.db import column, first, run
 from ..passes_asks import cue_words, lexicon
 from ..question import Understood
 from . import statement, words
-from .asked import Asked
-from .common import Verdict, at_moment, because, lower_first, moment_name, threshold
+from .common import Asked, Verdict, at_moment, because, lower_first, moment_name, threshold
 
 Fact = dict[str, Any]
 _ALLOW = ("can", "only")
@@ -163,7 +162,7 @@ def _later_chain(m: _Moments, node: str, asked_cards: set[str]) -> Decision | No
 
 def decide_at(m: _Moments, node: str, asked: Asked, asked_cards: set[str]) -> Decision | None:
     """The verdict for the cards asked about at one moment."""
-    if asked.chain == "later":
+    if asked.u.chain == "later":
         return _later_chain(m, node, asked_cards)
     return _first_chain(m, node, asked_cards)
 
@@ -176,7 +175,7 @@ def decide_within(m: _Moments, node: str, asked: Asked, asked_cards: set[str]) -
     inside = (
         column(m.conn, "timing_descendants", node=node) if row and row["kind"] != "turn" else []
     )
-    if len(m.cards) == 1 and asked.chain != "later":
+    if len(m.cards) == 1 and asked.u.chain != "later":
         for n in inside:
             decided = _specific(m.specific(n), n, asked_cards, m.stems)
             if decided:
@@ -193,12 +192,20 @@ def decide_within(m: _Moments, node: str, asked: Asked, asked_cards: set[str]) -
     return None
 
 
+def _of_rulesets(conn: sqlite3.Connection, u: Understood, nodes: list[str]) -> list[str]:
+    """The timing nodes of the rulesets the question names (all when it names none)."""
+    if not u.rulesets:
+        return nodes
+    ruleset = {r["id"]: r["ruleset"] for r in run(conn, "ask_node_rulesets", ids=nodes)}
+    return [n for n in nodes if ruleset.get(n, "*") in ("*", *u.rulesets)]
+
+
 def _named_subject(u: Understood, asked: Asked) -> dict[str, Any] | None:
     """The card or class asked about, in the asking clause (the last naming an action): the last
     named before the action, else the first after it, never one in a condition ("... when
     the attacked monster is flipped")."""
     folded = fold(u.text)
-    named = [{**c, "is": "card"} for c in u.cards] + [{**c, "is": "class"} for c in asked.classes]
+    named = [{**c, "is": "card"} for c in u.cards] + [{**c, "is": "class"} for c in u.classes]
     # A condition runs to the next comma (or the end).
     ends = [(m.start(), folded.find(",", m.end())) for m in lexicon().condition.finditer(folded)]
     conditions = [(start, end if end >= 0 else len(folded)) for start, end in ends]
@@ -246,9 +253,9 @@ def _sentence(verdict: str, name: str, decisions: list[Decision], conn: sqlite3.
 
 def _narrowed(u: Understood, asked: Asked) -> bool:
     """Words right after the class asked about narrow it ("that only boosts ATK")."""
-    if not asked.classes:
+    if not u.classes:
         return False
-    cls = asked.classes[0]
+    cls = u.classes[0]
     rest = fold(u.text)[cls["start"] + len(cls["text"]) :].split()
     narrowing = {fold(w) for w in query_data()["classes"]["narrowing"]}
     return bool(rest) and rest[0] in narrowing
@@ -259,7 +266,7 @@ def _bare(u: Understood, asked: Asked) -> bool:
     ok?"): it asks whether the card may be activated then."""
     allowed = set(query_data()["qualifiers"]) | set(cue_words()) | set(stopwords())
     allowed |= {fold(w) for ws in query_data()["qualifiers"].values() for w in ws}
-    return not u.terms and all(w in allowed or w in asked.rulesets for w in u.words)
+    return not u.terms and all(w in allowed or w in u.rulesets for w in u.words)
 
 
 def _supposes(text: str) -> bool:
@@ -272,11 +279,11 @@ def _supposes(text: str) -> bool:
 def yes_no(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """Can the card or class asked about be activated at the moment asked about?"""
     cards, name, known = _subject(conn, u, asked)
-    nodes = asked.of_rulesets(conn, list(dict.fromkeys(t["node"] for t in u.timing)))
-    action = asked.action or ("activate" if (u.cards or asked.classes) and _bare(u, asked) else "")
-    if not cards or not nodes or asked.unresolved or action not in ("activate", "chain"):
+    nodes = _of_rulesets(conn, u, list(dict.fromkeys(t["node"] for t in u.timing)))
+    action = u.action or ("activate" if (u.cards or u.classes) and _bare(u, asked) else "")
+    if not cards or not nodes or u.unresolved or action not in ("activate", "chain"):
         return None
-    if asked.modality != "can" and _supposes(u.text):
+    if u.modality != "can" and _supposes(u.text):
         return None  # "X attacks .... Does its effect activate?": whether its condition is met
     moments = _Moments(conn, cards, known)
     moments.narrowed = not u.cards and _narrowed(u, asked)
@@ -307,7 +314,7 @@ def when(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | Non
     card = u.cards[0]
     facts = run(conn, "verdict_allowed_moments", card=card["id"])
     specific = [f for f in facts if f["specific"]] or facts
-    kept = asked.of_rulesets(conn, [f["moment"] for f in specific])
+    kept = _of_rulesets(conn, u, [f["moment"] for f in specific])
     specific = [f for f in specific if f["moment"] in kept]
     # The moment both rulesets agree on is the name before the detail ("After damage
     # calculation: battle damage (TCG)" is a part of "After damage calculation (OCG)").

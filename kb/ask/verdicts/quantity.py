@@ -23,8 +23,7 @@ from ...store.vocabulary import load_vocabulary
 from ..passes_asks import cue_words, lexicon, stated_numbers
 from ..question import Understood
 from . import passages
-from .asked import Asked
-from .common import Verdict, because, threshold
+from .common import Asked, Verdict, because, threshold
 from .named import Forms, stems
 from .words import other_kind
 
@@ -46,7 +45,7 @@ def _concepts(u: Understood, asked: Asked) -> list[tuple[int, str]]:
     terms = [t for t in u.terms if "start" not in t or folded[t["start"] : t["end"]] not in games]
     found = [(t.get("start", 10**6), f"term:{t['term']}") for t in terms]
     found += [(c["start"], f"card:{c['id']}") for c in u.cards]
-    found += [(c["start"], f"class:{c['class']}") for c in asked.classes]
+    found += [(c["start"], f"class:{c['class']}") for c in u.classes]
     return sorted(found)
 
 

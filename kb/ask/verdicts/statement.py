@@ -26,8 +26,7 @@ from ...store.vocabulary import load_vocabulary
 from ..passes_asks import lexicon, stated_numbers
 from ..question import Understood
 from . import passages
-from .asked import Asked
-from .common import Verdict, because, threshold
+from .common import Asked, Verdict, because, threshold
 from .named import stems
 from .words import asked_words, content, holds, narrowed, polar_words, required_words, skipped
 from .words import plain as plain_words
@@ -106,14 +105,14 @@ def _ids(concepts: str) -> set[str]:
 
 def asked_concepts(u: Understood, asked: Asked) -> set[str]:
     named = [f"term:{t['term']}" for t in u.terms] + [f"card:{c['id']}" for c in u.cards]
-    return _ids(" ".join(named + [f"class:{c['class']}" for c in asked.classes]))
+    return _ids(" ".join(named + [f"class:{c['class']}" for c in u.classes]))
 
 
 def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: set[str],
              topic: set[str], plain: list[set[str]]) -> str:  # fmt: skip
     """The verdict a statement fact gives the question, or "". ``topic``: the concepts the rule
     opens with ("it"); ``plain``: the question's own words, which the clause must hold."""
-    if fact["limits"] or condition_share(fact, asked_stems, asked.text) < threshold(
+    if fact["limits"] or condition_share(fact, asked_stems, asked.u.text) < threshold(
         "min_condition_share"
     ):
         return ""
@@ -127,7 +126,8 @@ def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: se
     own = stems(f"{fact['condition']} {fact['outcome']}")
     if not holds(own, plain):
         return ""  # "players may concede" does not say whether an effect can force it
-    if said in ("does", "does-not") and asked.action and asked.action not in fact["action"].split():
+    action = asked.u.action
+    if said in ("does", "does-not") and action and action not in fact["action"].split():
         return ""  # "does the starting player draw" is not "... skips his first Draw Phase"
     if said in ("does", "does-not"):
         # What the clause says is done is what is asked ("skip the recovery phase" does not
@@ -149,7 +149,7 @@ def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: se
             return ""
     if any(bound for bound, _, _ in lexicon().quantities(fact["outcome"])):
         return ""  # a number bounds it ("up to four"): how many, not whether
-    return READINGS.get((asked.modality, said), "")
+    return READINGS.get((asked.u.modality, said), "")
 
 
 def answering(clause: str, around: set[str], required: list[set[str]]) -> bool:
@@ -207,9 +207,9 @@ def _counts(conn: sqlite3.Connection, u: Understood, classes: list[dict[str, Any
 
 def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """Yes or no, read from the clause of the best passages that states the question."""
-    if asked.unknown or asked.unresolved or _asked_negation(u.text, u.lang):
+    if u.unknown or u.unresolved or _asked_negation(u.text, u.lang):
         return None
-    if _counts(conn, u, asked.classes):
+    if _counts(conn, u, u.classes):
         return None  # "more than once", "2 copies": a count, which no modality weighs
     required = required_words(conn, u)
     if len(required) < 2:

@@ -19,8 +19,7 @@ from ...store.vocabulary import load_vocabulary
 from ..passes_asks import lexicon
 from ..question import Understood
 from . import passages, statement, words
-from .asked import Asked
-from .common import Verdict, because, moment_name, threshold
+from .common import Asked, Verdict, because, moment_name, threshold
 from .named import stems
 
 # The modalities of a clause telling when a thing happens; when it may be done, when allowed.
@@ -154,7 +153,7 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
     answers = [
         a
         for p in passages.best(u, asked)
-        if (a := _answer(conn, p, u, required, asked.action, asked.modality, asking))
+        if (a := _answer(conn, p, u, required, u.action, u.modality, asking))
     ]
     if not answers:
         return None
