@@ -8,18 +8,11 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from ...lookups.labels import narrate
 from ..answers.common import answer, node
 from ..passes_asks import asks_twice
 from ..question import Understood
 from .common import Asked, Verdict
-
-KIND_WORDS = {
-    "yesno": "whether it is allowed",
-    "when": "when it happens",
-    "which_first": "what comes first",
-    "what_happens": "what happens",
-    "how_many": "how many",
-}
 
 
 def verdict_answer(conn: sqlite3.Connection, u: Understood, verdict: Verdict) -> dict[str, Any]:
@@ -50,21 +43,17 @@ def not_covered(u: Understood, asked: Asked) -> str:
         sides = "; ".join(
             f"{c['rule']} (“{c['quote'][:120]}”)" for group in asked.conflicts for c in group
         )
-        return f"No verdict: the rules conflict here: {sides}."
+        return narrate("rules_conflict", sides=sides)
     if asked.unaccounted:
-        words = ", ".join(f"“{w}”" for w in asked.unaccounted)
-        return f"No verdict: the rules quoted do not speak of {words}."
+        return narrate("words_unsaid", words=", ".join(f"“{w}”" for w in asked.unaccounted))
     if asked.kind == "yesno" and asks_twice(u.text):
-        return "No verdict: this asks two yes/no questions at once; ask them one at a time."
+        return narrate("asks_twice")
     named = [c["name"] for c in u.cards] + [t["text"] for t in u.timing if "start" in t]
     named += [c["text"] for c in u.classes]
-    what = KIND_WORDS.get(asked.kind, "this")
+    what = narrate(f"asks_{asked.kind}")
     if not u.game and not u.game_hint and not named:
-        return (
-            f"Not covered: no rule of the knowledge base decides {what} here; the question "
-            "names no card, moment or game it knows."
-        )
-    about = f" for {', '.join(dict.fromkeys(named))}" if named else ""
+        return narrate("names_nothing", what=what)
+    about = narrate("for_names", names=", ".join(dict.fromkeys(named))) if named else ""
     unknown = ", ".join(f"“{w}”" for w in dict.fromkeys(u.unknown))
-    lacks = f" No rule mentions {unknown}." if unknown else ""
-    return f"Not covered: no rule of the knowledge base decides {what}{about}.{lacks}"
+    lacks = narrate("no_rule_mentions", words=unknown) if unknown else ""
+    return narrate("not_covered", what=what, about=about, lacks=lacks)

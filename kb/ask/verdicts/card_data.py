@@ -13,6 +13,7 @@ import sqlite3
 from ingest.text import fold, folded_words
 
 from ...lexicon.words import query_data, stopwords
+from ...lookups.labels import narrate
 from ...store.db import run
 from ..passes_asks import cue_words
 from ..question import Understood
@@ -42,6 +43,6 @@ def value(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | No
     if len(values) != 1 or not re.fullmatch(r"\d+", next(iter(values))):
         return None
     said = values.pop()
-    text = f"{said}: {u.cards[0]['name']}'s {fields[0].upper()} is {said}."
+    text = narrate("card_value", value=said, card=u.cards[0]["name"], field=fields[0].upper())
     cited = [because(conn, f) for f in found]
     return Verdict(said, text, cited, kind="card", cards=[u.cards[0]["id"]])

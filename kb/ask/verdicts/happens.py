@@ -15,6 +15,7 @@ from ingest.text import fold, stem
 from ingest.text import words as text_words
 
 from ...lexicon.words import cue_pattern, query_data, stopwords
+from ...lookups.labels import narrate
 from ..passes_asks import lexicon
 from ..question import Understood
 from . import passages, statement, words
@@ -67,7 +68,7 @@ def _lead(fact: dict[str, Any]) -> str:
     at = fact["quote"].find(fact["condition"])
     opening = fact["quote"][: at + len(fact["condition"])] if at >= 0 else ""
     if at < 0 or len(opening.split()) > len(fact["condition"].split()) + 2:
-        return f"If {fact['condition']}: "
+        return narrate("if_lead", condition=fact["condition"])
     return f"{opening[:1].upper()}{opening[1:]}: "
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from ingest.text import fold, stem
 
 from ...lexicon.words import stopwords
+from ...lookups.labels import narrate
 from ...store import datafiles
 from ...store.db import run
 from ..answers.common import quote_gloss
@@ -74,7 +75,7 @@ def what_happens(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdi
     outcome = fact["outcome"].rstrip(" .")
     return Verdict(
         plain(outcome),
-        f"If {fact['condition']}: {outcome}.",
+        narrate("outcome", condition=fact["condition"], outcome=outcome),
         [because(conn, f) for f in top],
         kind="outcome",
     )

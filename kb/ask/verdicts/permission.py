@@ -16,6 +16,7 @@ from typing import Any
 from ingest.text import fold
 
 from ...lexicon.words import query_data, stopwords
+from ...lookups.labels import narrate
 from ...store.db import column, first, run
 from ..passes_asks import cue_words, lexicon
 from ..question import Understood
@@ -24,6 +25,10 @@ from .common import Asked, Verdict, at_moment, because, lower_first, moment_name
 
 Fact = dict[str, Any]
 _ALLOW = ("can", "only")
+
+
+def _if(fact: Fact) -> str:
+    return narrate("if_condition", condition=fact["condition"])
 
 
 class Decision:
@@ -57,7 +62,7 @@ def _specific(
     decided = allow or deny
     unmet = [f for f in decided if not _met(f, asked_cards, asked_stems)]
     if len(unmet) == len(decided):
-        return Decision("depends", decided, node, f"if {unmet[0]['condition']}")
+        return Decision("depends", decided, node, _if(unmet[0]))
     return Decision("yes" if allow else "no", decided, node)
 
 
@@ -113,22 +118,22 @@ def _by_class(m: _Moments, node: str) -> Decision | None:
     ]  # fmt: skip
     allow = [f for f in said if f["modality"] in _ALLOW and m.holds(f)]
     deny = [f for f in said if f["modality"] == "cannot" and m.holds(f)]
-    whole = [f for f in allow + deny if m.holds_all(f)]
-    if len(whole) < len(allow + deny):
+    held = allow + deny
+    if not all(m.holds_all(f) for f in held):
         # For some of the cards asked about: it depends, unless the question narrows the class.
-        return None if m.narrowed else Decision("depends", allow + deny, node, "on the card")
+        return None if m.narrowed else Decision("depends", held, node, narrate("on_the_card"))
     if allow and deny:
-        return Decision("conflict", allow + deny, node)
+        return Decision("conflict", held, node)
     unmet = [f for f in allow if not _met(f, set(), m.stems)]
     if allow and len(unmet) == len(allow):
         # Allowed under a condition the question does not state ("effects that negate them,
         # such as Counter Traps").
-        return Decision("depends", allow, node, f"if {unmet[0]['condition']}")
+        return Decision("depends", allow, node, _if(unmet[0]))
     if allow or deny:
         return Decision("yes" if allow else "no", allow or deny, node)
     exclusive = [f for f in said if f["modality"] == "only" and f["subject"] != "*"]
     if exclusive and m.known:
-        return Decision("no", exclusive, node, "not among the only ones allowed")
+        return Decision("no", exclusive, node, narrate("not_among_allowed"))
     return None
 
 
@@ -152,7 +157,7 @@ def _later_chain(m: _Moments, node: str, asked_cards: set[str]) -> Decision | No
         if f["modality"] == "only" and f["chain"] == "first" and m.holds(f)
     ]  # fmt: skip
     if first_only:
-        return Decision("no", first_only, node, "only in the first Chain")
+        return Decision("no", first_only, node, narrate("first_chain_only"))
     several = [f for f in m.of(node) if f["chain"] == "later" and f["modality"] == "can"]
     base = _first_chain(m, node, asked_cards)
     if several and base is not None and base.verdict in ("yes", "no"):
@@ -243,12 +248,11 @@ def _subject(conn: sqlite3.Connection, u: Understood, asked: Asked) -> tuple[set
 def _sentence(verdict: str, name: str, decisions: list[Decision], conn: sqlite3.Connection) -> str:
     parts = []
     for d in decisions:
-        verb = {"yes": "can", "no": "cannot", "depends": "can"}[d.verdict]
-        why = f" ({d.why})" if d.why else ""
-        parts.append(f"{verb} be activated {at_moment(moment_name(conn, d.node))}{why}")
-    where = "; ".join(parts)
-    opening = {"yes": "Yes", "no": "No", "depends": "It depends"}[verdict]
-    return f"{opening}: {name} {where}."
+        why = narrate("why", why=d.why) if d.why else ""
+        moment = at_moment(moment_name(conn, d.node))
+        verb = "cannot_activate" if d.verdict == "no" else "can_activate"
+        parts.append(narrate(verb, moment=moment, why=why))
+    return narrate("activated_at", opening=narrate(verdict), name=name, moments="; ".join(parts))
 
 
 def _narrowed(u: Understood, asked: Asked) -> bool:
@@ -332,11 +336,11 @@ def when(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | Non
     conditions = {(lexicon().split_condition(f["quote"]) or ("", ""))[0] for f in english}
     condition = conditions.pop() if len(conditions) == 1 else ""
     if condition:
-        verdict = f"{verdict}, if {lower_first(condition)}"
-        where = f"{where}, if {lower_first(condition)}"
+        verdict = narrate("with_condition", what=verdict, condition=lower_first(condition))
+        where = narrate("with_condition", what=where, condition=lower_first(condition))
     return Verdict(
         verdict,
-        f"{card['name']} can be activated: {where}.",
+        narrate("only_moment", card=card["name"], moments=where),
         [because(conn, f) for f in specific],
         kind="permission",
         moment=specific[0]["moment"],

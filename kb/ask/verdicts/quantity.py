@@ -18,6 +18,7 @@ from typing import Any
 from ingest.text import fold, stem, version_key, words
 
 from ...lexicon.words import cue_pattern, query_data, stopwords
+from ...lookups.labels import narrate
 from ...store.db import run
 from ...store.vocabulary import load_vocabulary
 from ..passes_asks import cue_words, lexicon, stated_numbers
@@ -184,12 +185,15 @@ def _skip() -> frozenset[str]:
     return frozenset(stopwords()) | cue_words()
 
 
-_NEGATED = re.compile(r"\b(?:non|un|in)-(\w+)")
+@cache
+def _negated() -> re.Pattern[str]:
+    prefixes = "|".join(re.escape(p) for p in query_data()["quantity"]["negating_prefixes"])
+    return re.compile(rf"\b(?:{prefixes})(\w+)")
 
 
 def _negated_prefix(condition: str, question: str) -> bool:
     """The qualifier negates by a prefix ("non-basic") a word the question holds plain."""
-    for m in _NEGATED.finditer(fold(condition)):
+    for m in _negated().finditer(fold(condition)):
         base = m.group(1)
         if re.search(rf"(?<![\w-]){re.escape(base)}\b", question) and m.group() not in question:
             return True
@@ -350,9 +354,9 @@ def within(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
     if fact["modality"] in ("states", "exactly") and fact["low"] is not None:
         low = high = fact["low"]
     verdict = "yes" if low <= count <= high else "no"
-    opening = {"yes": "Yes", "no": "No"}[verdict]
-    return Verdict(verdict, f"{opening}: {fact['quote']}", [because(conn, f) for f in matching],
-                   kind="quantity", moment=fact["moment"])  # fmt: skip
+    text = narrate("quoted", opening=narrate(verdict), quote=fact["quote"])
+    cited = [because(conn, f) for f in matching]
+    return Verdict(verdict, text, cited, kind="quantity", moment=fact["moment"])
 
 
 __all__ = ["in_passages", "lexicon", "within"]

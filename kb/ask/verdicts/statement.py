@@ -21,6 +21,7 @@ from typing import Any
 from ingest.text import fold, stem, words
 
 from ...lexicon.words import query_data, stopwords
+from ...lookups.labels import narrate
 from ...store import datafiles
 from ...store.vocabulary import load_vocabulary
 from ..passes_asks import lexicon, stated_numbers
@@ -245,8 +246,8 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
         return None
     fact, verdict = readings[0]
     cited = [because(conn, f) for f, _ in readings]
-    opening = {"yes": "Yes", "no": "No"}[verdict]
-    return Verdict(verdict, f"{opening}: {fact['quote']}", cited, kind="statement")
+    text = narrate("quoted", opening=narrate(verdict), quote=fact["quote"])
+    return Verdict(verdict, text, cited, kind="statement")
 
 
 __all__ = ["answering", "condition_share", "modal_sentence"]

@@ -14,6 +14,7 @@ from typing import Any
 from ingest.text import fold
 
 from ...lexicon.words import query_data, stopwords
+from ...lookups.labels import narrate
 from ...store.db import first, run
 from ...store.vocabulary import load_vocabulary
 from ..passes_asks import lexicon
@@ -85,7 +86,8 @@ def _answer(
             # happen": not "when an effect triggers 'at the beginning of battle phase'")
             and _question_share(fact["condition"], u.text) < threshold("min_condition_share")
         ):  # fmt: skip
-            return f"when {fact['condition']}", fact  # "may initiate battle if it is main timing"
+            # "may initiate battle if it is main timing"
+            return narrate("when_condition", condition=fact["condition"]), fact
         # A moment the question names already ("when in the Damage Step"): no answer.
         named = {t["node"] for t in u.timing}
         nodes = [n for n in (p.get("nodes") or "").split() if n not in named]
@@ -118,8 +120,8 @@ def _where(conn: sqlite3.Connection, node: str) -> str:
     siblings = run(conn, "timing_siblings", parent=row["parent"], tree=row["tree"])
     ids = [s["id"] for s in siblings]
     at = ids.index(node) if node in ids else 0
-    following = f", following {siblings[at - 1]['en']}" if at > 0 else ""
-    return f"{name}, sub-step {row['label']}{following}"
+    following = narrate("following", step=siblings[at - 1]["en"]) if at > 0 else ""
+    return narrate("sub_step", moment=name, label=row["label"], following=following)
 
 
 def _base(when: str) -> str:
@@ -163,7 +165,7 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
         (other, second) = answers[1]
         if fold(second["outcome"]) != fold(fact["outcome"]):
             return None
-        when = f"{when} and {other}"
+        when = narrate("two_moments", first=when, second=other)
     cited = [because(conn, f) for _, f in answers[:2]]
     verdict = when.split("; ")[0].lower()
     return Verdict(verdict, f"{when[:1].upper()}{when[1:]}: {fact['quote']}", cited,

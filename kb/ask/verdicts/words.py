@@ -61,8 +61,15 @@ def _bound_words() -> frozenset[str]:
 # A word a sentence must hold: where the question says it, its ways of writing (as stems).
 Required = tuple[int, int, set[str]]
 
-# "can't" keeps its "can" (a cue word), "don't" is "do" and "n't"
-_CLITIC = re.compile(r"(?<!ca)n['’]t\b|['’](?:s|t|d|ll|re|ve|m)\b")
+
+@cache
+def _clitic() -> re.Pattern[str]:
+    """The clitics of kb/data/query.toml [clitics] ("don't" is "do" and "n't")."""
+    data = query_data()["clitics"]
+    not_after = "".join(f"(?<!{re.escape(w)})" for w in data["negation_not_after"])
+    negation = re.escape(data["negation"]).replace("'", "['’]")
+    endings = "|".join(re.escape(e) for e in data["after_apostrophe"])
+    return re.compile(rf"{not_after}{negation}\b|['’](?:{endings})\b")
 
 
 def _term_forms(conn: sqlite3.Connection) -> dict[str, list[str]]:
@@ -118,7 +125,7 @@ def _blanked(
 ) -> tuple[str, list[Required]]:
     """The folded question with ``apart``, the games it names and clitics ("can't") blanked
     (positions stay the question's), and the game names standing for words (_game_mentions)."""
-    folded = list(_CLITIC.sub(lambda m: " " * len(m.group()), fold(u.corrected or u.text)))
+    folded = list(_clitic().sub(lambda m: " " * len(m.group()), fold(u.corrected or u.text)))
     games, as_words = _game_mentions(conn, "".join(folded), forms)
     for start, end in [*apart, *games]:
         folded[start:end] = [" "] * (end - start)
@@ -297,7 +304,7 @@ def _before_each(text: str, skip: AbstractSet[str]) -> dict[str, set[str]]:
 
 def asked_words(u: Understood, required: list[set[str]]) -> set[str]:
     """Every stem the question holds (cue words too) or stands for (the forms of its names)."""
-    said = content(_CLITIC.sub(" ", fold(u.text)), set(stopwords()))
+    said = content(_clitic().sub(" ", fold(u.text)), set(stopwords()))
     return said | {a for alternatives in required for a in alternatives for a in a.split("|")}
 
 
