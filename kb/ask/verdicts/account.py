@@ -16,7 +16,7 @@ from functools import cache
 
 from ingest.text import CJK_RUN, cjk_bigrams, fold, stem
 
-from ...lexicon.words import query_data, stopwords
+from ...lexicon.words import cue_pattern, query_data, stopwords
 from ...lookups.timing import node_path
 from ...store import datafiles
 from ...store.db import first, run
@@ -154,27 +154,9 @@ def _placing_cues() -> tuple[str, ...]:
     return tuple({fold(w) for w in times if isinstance(w, str)} | set(_qualifiers()))
 
 
-def _word_char(text: str, at: int) -> bool:
-    """Whether text[at] is a word character as ``re``'s ``\\w`` reads one (none outside)."""
-    return 0 <= at < len(text) and (text[at].isalnum() or text[at] == "_")
-
-
 def _whole(cue: str, text: str) -> list[Span]:
-    """Where the cue stands in the text as whole words (a Chinese cue anywhere), without
-    compiling a pattern per cue in every ``kb ask`` process."""
-    if not cue:
-        return []
-    anywhere = bool(CJK_RUN.search(cue))
-    out: list[Span] = []
-    at = text.find(cue)
-    while at >= 0:
-        end = at + len(cue)
-        if anywhere or not (_word_char(text, at - 1) or _word_char(text, end)):
-            out.append((at, end))
-            at = text.find(cue, end)
-        else:
-            at = text.find(cue, at + 1)
-    return out
+    """Where the cue stands in the text as whole words (a Chinese cue anywhere)."""
+    return [m.span() for m in cue_pattern((cue,)).finditer(text)]
 
 
 def said(conn: sqlite3.Connection, verdict: Verdict) -> set[str]:

@@ -5,7 +5,7 @@ Every clause of every rule is a statement fact (ingest/extract/clauses.py): a mo
 cannot, must, needn't, only; does / does-not), a condition, exception words. A clause answers
 when it holds most of the question's words and the rest are said around it, the question
 states its condition, it holds no exception and it is said of what the question names; the
-question's modality decides how it reads (READINGS). Clauses that disagree give no verdict.
+question's modality decides how it reads (``reading``). Clauses that disagree give no verdict.
 
 On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
 """
@@ -32,22 +32,11 @@ from .named import stems
 from .words import asked_words, content, holds, narrowed, polar_words, required_words, skipped
 from .words import plain as plain_words
 
-# (question modality, clause reading) -> verdict; pairs not listed give none ("must X?" is
-# not answered by "X can", nor "can X?" by "X happens").
-READINGS = {
-    ("can", "can"): "yes",
-    ("can", "cannot"): "no",
-    ("", "can"): "yes",
-    ("", "cannot"): "no",
-    ("must", "must"): "yes",
-    ("", "must"): "yes",
-    ("must", "needn't"): "no",
-    ("", "needn't"): "no",
-    ("", "does"): "yes",
-    ("", "does-not"): "no",
-    ("must", "does"): "yes",
-    ("must", "does-not"): "no",
-}
+
+def reading(asked: str, said: str) -> str:
+    """The verdict a clause of modality ``said`` gives a question of modality ``asked``, or ""
+    (kb/data/query.toml [readings])."""
+    return query_data()["readings"].get(asked, {}).get(said, "")
 
 
 @cache
@@ -150,7 +139,7 @@ def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: se
             return ""
     if any(bound for bound, _, _ in lexicon().quantities(fact["outcome"])):
         return ""  # a number bounds it ("up to four"): how many, not whether
-    return READINGS.get((asked.u.modality, said), "")
+    return reading(asked.u.modality, said)
 
 
 def answering(clause: str, around: set[str], required: list[set[str]]) -> bool:
