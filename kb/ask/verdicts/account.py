@@ -23,7 +23,7 @@ from ...store.db import first, run
 from ...store.vocabulary import load_vocabulary
 from ..passes_asks import lexicon
 from ..question import Understood
-from . import named, passages, words
+from . import passages, words
 from .common import Asked, Verdict, threshold
 from .words import required_spans
 
@@ -47,7 +47,7 @@ def unaccounted(
         for start, end, options in required_spans(conn, u, read)
         if not any(s < end and start < e for s, e in read)  # a game name read as the game
     ]
-    missing = [r for r in required if not named.holds(held, {_as_held(a) for a in r[2]})]
+    missing = [r for r in required if not words.holds(held, {_as_held(a) for a in r[2]})]
     if len(missing) == 1 and _slack(len(required), missing[0][2]):
         return []
     return _phrases(u.corrected or u.text, sorted((s, e) for s, e, _ in missing))
@@ -82,16 +82,14 @@ def _placed(conn: sqlite3.Connection, verdict: Verdict, held: set[str]) -> Calla
     rules = list(dict.fromkeys(b["rule"] for b in verdict.because if b.get("rule")))
     nodes = [n for p in run(conn, "passages", ids=rules) for n in (p["nodes"] or "").split()]
     within = " › ".join(node_path(conn, n) for n in nodes)
-    names: dict[str, list[str]] = {}
-    for row in load_vocabulary(conn).timing:
-        names.setdefault(row["node"], []).append(row["text"])
+    names = words.moment_names(conn)
 
     def placed(node: str) -> bool:
         row = first(conn, "timing_node", id=node)
         return (
             not nodes
             or (row is not None and row["en"] in within)
-            or named.holds(held, named.alternatives(names.get(node, [])))
+            or words.holds(held, words.alternatives(names.get(node, [])))
         )
 
     return placed
@@ -170,7 +168,7 @@ def said(conn: sqlite3.Connection, verdict: Verdict) -> set[str]:
     out = set()
     for text in texts:
         # the index's words ("dm", "5") and the question's ("dm5": words._script_words)
-        out |= named.stems(text) | {stem(w) for w in re.findall(r"\w+", fold(text))}
+        out |= words.stems(text) | {stem(w) for w in re.findall(r"\w+", fold(text))}
         for chars in CJK_RUN.findall(fold(text)):
             out |= {*cjk_bigrams(chars), *chars}
     return out

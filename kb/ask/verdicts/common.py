@@ -11,7 +11,7 @@ from ...store import datafiles
 from ...store.db import first
 from ..answers.common import quote_gloss, source
 from ..question import Understood
-from .named import Forms
+from .words import Forms
 
 
 class Asked:

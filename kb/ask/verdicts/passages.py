@@ -17,7 +17,7 @@ from ...store.db import first, run
 from ..question import Understood
 from . import words
 from .common import Asked, threshold
-from .named import stems
+from .words import stems
 
 
 def original(conn: sqlite3.Connection, passage: dict[str, Any]) -> dict[str, Any]:
@@ -68,7 +68,7 @@ def says_all(conn: sqlite3.Connection, passage: dict[str, Any], required: list[s
     """The passage holds every content word of the question; of a long question, one may be
     missing, but not one narrowing what it names ("master rune cards")."""
     said = stems(" ".join([*context(conn, passage), *sentences(conn, passage)]))
-    missing = [r for r in required if not words.holds(said, [r])]
+    missing = [r for r in required if not words.holds_all(said, [r])]
     return not missing or (
         len(missing) == 1
         and len(required) >= threshold("slack_passage_from")

@@ -25,8 +25,7 @@ from ..passes_asks import cue_words, lexicon, stated_numbers
 from ..question import Understood
 from . import passages
 from .common import Asked, Verdict, because, threshold
-from .named import stems
-from .words import other_kind
+from .words import other_kind, stems
 
 Fact = dict[str, Any]
 _PARENTHESES = re.compile(r"\([^()]*\)")

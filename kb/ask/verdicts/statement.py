@@ -18,7 +18,8 @@ from collections.abc import Set as AbstractSet
 from functools import cache
 from typing import Any
 
-from ingest.text import fold, stem, words
+from ingest.text import fold, stem
+from ingest.text import words as text_words
 
 from ...lexicon.words import query_data, stopwords
 from ...lookups.labels import narrate
@@ -26,11 +27,8 @@ from ...store import datafiles
 from ...store.vocabulary import load_vocabulary
 from ..passes_asks import lexicon, stated_numbers
 from ..question import Understood
-from . import passages
+from . import passages, words
 from .common import Asked, Verdict, because, threshold
-from .named import stems
-from .words import asked_words, content, holds, narrowed, polar_words, required_words, skipped
-from .words import plain as plain_words
 
 
 def reading(asked: str, said: str) -> str:
@@ -56,7 +54,7 @@ def condition_share(
     says the opposite: "face-up" for "face-down")."""
     if asked_text and _contradicts(fact["condition"], asked_text):
         return 0.0
-    condition = content(fact["condition"], set(stopwords())) - (_implied() - asked_stems)
+    condition = words.content(fact["condition"], set(stopwords())) - (_implied() - asked_stems)
     return len(condition & asked_stems) / len(condition) if condition else 1.0
 
 
@@ -64,7 +62,7 @@ def condition_share(
 def _implied() -> frozenset[str]:
     """Stems of the words any question supposes (kb/data/query.toml [conditions])."""
     implied = query_data()["conditions"]["implied"]
-    return frozenset(stem(w) for phrase in implied for w in words(fold(phrase)))
+    return frozenset(stem(w) for phrase in implied for w in text_words(fold(phrase)))
 
 
 def _contradicts(condition: str, question: str) -> bool:
@@ -113,8 +111,8 @@ def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: se
     ):
         return ""  # "It can also be activated ..." said of a Field Spell is not of a trap
     said = fact["modality"]
-    own = stems(f"{fact['condition']} {fact['outcome']}")
-    if not holds(own, plain):
+    own = words.stems(f"{fact['condition']} {fact['outcome']}")
+    if not words.holds_all(own, plain):
         return ""  # "players may concede" does not say whether an effect can force it
     action = asked.u.action
     if said in ("does", "does-not") and action and action not in fact["action"].split():
@@ -125,14 +123,14 @@ def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: se
         named = {
             s for c in fact["concepts"].split() for a in asked.forms.of(c) for s in a.split("|")
         }
-        own = content(fact["outcome"], skip | polar_words()) - named
+        own = words.content(fact["outcome"], skip | words.polar_words()) - named
         if len(own - asked_stems) > threshold("clause_extra_words"):
             return ""
     else:
         # What the modality is said of: the words before it in its part of the clause.
         before = fact["subject"].rpartition(",")[2]
         subject = [
-            w for w in words(before)
+            w for w in text_words(before)
             if w not in skip and len(w) > 1 and not lexicon().negated_subjects.search(w)
         ]  # fmt: skip
         if not {stem(w) for w in subject} <= asked_stems:
@@ -144,11 +142,11 @@ def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: se
 
 def answering(clause: str, around: set[str], required: list[set[str]]) -> bool:
     """The clause holds most of the question's words, the rest said around it."""
-    own = stems(clause)
-    held = sum(1 for alternatives in required if holds(own, [alternatives]))
-    missing = [alternatives for alternatives in required if not holds(own | around, [alternatives])]
+    own = words.stems(clause)
+    held = sum(1 for alternatives in required if words.holds(own, alternatives))
+    missing = [options for options in required if not words.holds(own | around, options)]
     # Of many words one may be unsaid, but not one narrowing a name (words.Narrowing).
-    slack = 1 if len(required) >= threshold("slack_from") and not narrowed(missing) else 0
+    slack = 1 if len(required) >= threshold("slack_from") and not words.narrowed(missing) else 0
     return 2 * held >= len(required) and len(missing) <= slack
 
 
@@ -201,12 +199,12 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
         return None
     if _counts(conn, u, u.classes):
         return None  # "more than once", "2 copies": a count, which no modality weighs
-    required = required_words(conn, u)
+    required = words.required_words(conn, u)
     if len(required) < 2:
         return None  # too little said to find the clause that says it
-    asked_stems = asked_words(u, required)
-    plain = plain_words(required)
-    skip = skipped(conn)
+    asked_stems = words.asked_words(u, required)
+    plain = words.plain(required)
+    skip = words.skipped(conn)
     readings = []
     for p in passages.top(asked):
         mine, around = passages.clauses(conn, p)

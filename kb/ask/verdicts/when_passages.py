@@ -21,7 +21,7 @@ from ..passes_asks import lexicon
 from ..question import Understood
 from . import passages, statement, words
 from .common import Asked, Verdict, because, moment_name, threshold
-from .named import stems
+from .words import stems
 
 # The modalities of a clause telling when a thing happens; when it may be done, when allowed.
 _HAPPENS = ("can", "must", "does", "only")
@@ -72,7 +72,7 @@ def _answer(
             continue  # "it is flipped face-up at this time" does not say its Flip Effect activates
         if not cards and not statement.answering(clause, around, required):
             continue
-        if asking and not words.holds(stems(clause), asking):
+        if asking and not words.holds_all(stems(clause), asking):
             continue  # "triggers at the start of the Unfurl step" says not when it is put on ...
         # What the rule says happens says when; else its condition does.
         time = _time_of(fact["outcome"] if lexicon().time_phrase(fact["outcome"]) else clause)
