@@ -78,9 +78,9 @@ def says_all(conn: sqlite3.Connection, passage: dict[str, Any], required: list[s
 
 def best(u: Understood, asked: Asked) -> list[dict[str, Any]]:
     """The passages a verdict may be read from (see the module docstring); none for a question
-    of no known game or with a word no rule holds."""
+    of no known game."""
     game = u.game or u.game_hint or ""
-    if u.unknown or not game:
+    if not game:
         return []
     required = words.required_words(asked.conn, u)
     found = [_in_edition(asked.conn, p, u) for p in top(asked) if p["game"] == game]

@@ -37,14 +37,33 @@ def reading(asked: str, said: str) -> str:
     return query_data()["readings"].get(asked, {}).get(said, "")
 
 
+def _alternation(phrases: list[str]) -> str:
+    """Folded phrases as a regular expression's alternatives, the longest first."""
+    return "|".join(re.escape(fold(w)) for w in sorted(phrases, key=len, reverse=True))
+
+
 @cache
-def _negations(lang: str) -> re.Pattern[str]:
-    """The words that negate a question in its language (kb/data/statements.toml)."""
-    ws = datafiles.load("statements")["negations"].get(lang) or []
-    if not ws:
-        return re.compile(r"(?!)")  # a language listing none: nothing negates
-    body = "|".join(re.escape(fold(w)) for w in sorted(ws, key=len, reverse=True))
-    return re.compile(rf"(?<!\w)(?:{body})(?!\w)")
+def _word_sets() -> dict[str, Any]:
+    """The curated words clauses and questions are read with, compiled once: the words that
+    negate a question in each language, a pronoun standing for the rule's topic opening a
+    clause (after "and", "also"...), the opposites ("face-up", "face-down":
+    ingest/data/statements.toml); the stems of the words any question supposes
+    (kb/data/query.toml [conditions])."""
+    data = datafiles.load("statements")
+    pronouns = _alternation([w for ws in data["pronouns"].values() for w in ws])
+    openers = "|".join(re.escape(fold(w)) for w in query_data()["pronoun_openers"]["words"])
+    pairs = [(fold(a), fold(b)) for a, b in data["opposites"]["pairs"]]
+    implied = query_data()["conditions"]["implied"]
+    return {
+        "negations": {
+            lang: re.compile(rf"(?<!\w)(?:{_alternation(ws)})(?!\w)")
+            for lang, ws in data["negations"].items()
+            if ws
+        },  # fmt: skip
+        "pronoun": re.compile(rf"^\W*(?:(?:{openers})\s+)*(?:{pronouns})(?!\w)"),
+        "opposites": [*pairs, *((b, a) for a, b in pairs)],
+        "implied": frozenset(stem(w) for phrase in implied for w in text_words(fold(phrase))),
+    }
 
 
 def condition_share(
@@ -52,38 +71,17 @@ def condition_share(
 ) -> float:
     """How much of the fact's condition the question states (1.0 without one; 0.0 when it
     says the opposite: "face-up" for "face-down")."""
-    if asked_text and _contradicts(fact["condition"], asked_text):
-        return 0.0
-    condition = words.content(fact["condition"], set(stopwords())) - (_implied() - asked_stems)
+    said, asked = fold(fact["condition"]), fold(asked_text)
+    for x, y in _word_sets()["opposites"] if asked_text else []:
+        if _has_word(said, x) and _has_word(asked, y) and not _has_word(asked, x):
+            return 0.0
+    implied = _word_sets()["implied"] - asked_stems
+    condition = words.content(fact["condition"], set(stopwords())) - implied
     return len(condition & asked_stems) / len(condition) if condition else 1.0
-
-
-@cache
-def _implied() -> frozenset[str]:
-    """Stems of the words any question supposes (kb/data/query.toml [conditions])."""
-    implied = query_data()["conditions"]["implied"]
-    return frozenset(stem(w) for phrase in implied for w in text_words(fold(phrase)))
-
-
-def _contradicts(condition: str, question: str) -> bool:
-    said, asked = fold(condition), fold(question)
-    for a, b in datafiles.load("statements")["opposites"]["pairs"]:
-        for x, y in ((fold(a), fold(b)), (fold(b), fold(a))):
-            if _has_word(said, x) and _has_word(asked, y) and not _has_word(asked, x):
-                return True
-    return False
 
 
 def _has_word(text: str, phrase: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text) is not None
-
-
-@cache
-def _pronoun() -> re.Pattern[str]:
-    pronouns = [w for ws in datafiles.load("statements")["pronouns"].values() for w in ws]
-    body = "|".join(re.escape(fold(w)) for w in sorted(pronouns, key=len, reverse=True))
-    openers = "|".join(re.escape(fold(w)) for w in query_data()["pronoun_openers"]["words"])
-    return re.compile(rf"^\W*(?:(?:{openers})\s+)*(?:{body})(?!\w)")
 
 
 def _ids(concepts: str) -> set[str]:
@@ -91,30 +89,22 @@ def _ids(concepts: str) -> set[str]:
     return {c.partition(":")[2] for c in concepts.split() if not c.startswith("timing:")}
 
 
-def asked_concepts(u: Understood, asked: Asked) -> set[str]:
-    named = [f"term:{t['term']}" for t in u.terms] + [f"card:{c['id']}" for c in u.cards]
-    return _ids(" ".join(named + [f"class:{c['class']}" for c in u.classes]))
-
-
 def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: set[str],
              topic: set[str], plain: list[set[str]]) -> str:  # fmt: skip
     """The verdict a statement fact gives the question, or "". ``topic``: the concepts the rule
     opens with ("it"); ``plain``: the question's own words, which the clause must hold."""
-    if fact["limits"] or condition_share(fact, asked_stems, asked.u.text) < threshold(
+    u, said = asked.u, fact["modality"]
+    if fact["limits"] or condition_share(fact, asked_stems, u.text) < threshold(
         "min_condition_share"
     ):
         return ""
-    if (
-        _pronoun().search(fold(fact["outcome"]))
-        and topic
-        and not topic & asked_concepts(asked.u, asked)
-    ):
+    ids = [*(t["term"] for t in u.terms), *(c["id"] for c in u.cards)]
+    ids += [c["class"] for c in u.classes]
+    if topic and not topic & set(ids) and _word_sets()["pronoun"].search(fold(fact["outcome"])):
         return ""  # "It can also be activated ..." said of a Field Spell is not of a trap
-    said = fact["modality"]
-    own = words.stems(f"{fact['condition']} {fact['outcome']}")
-    if not words.holds_all(own, plain):
+    if not words.holds_all(words.stems(f"{fact['condition']} {fact['outcome']}"), plain):
         return ""  # "players may concede" does not say whether an effect can force it
-    action = asked.u.action
+    action = u.action
     if said in ("does", "does-not") and action and action not in fact["action"].split():
         return ""  # "does the starting player draw" is not "... skips his first Draw Phase"
     if said in ("does", "does-not"):
@@ -137,7 +127,7 @@ def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: se
             return ""
     if any(bound for bound, _, _ in lexicon().quantities(fact["outcome"])):
         return ""  # a number bounds it ("up to four"): how many, not whether
-    return reading(asked.u.modality, said)
+    return reading(u.modality, said)
 
 
 def answering(clause: str, around: set[str], required: list[set[str]]) -> bool:
@@ -162,7 +152,8 @@ def _asked_negation(text: str, lang: str) -> bool:
     """The question asks a negated thing ("can't I ..."), not in the condition it supposes."""
     sentence = asking_sentence(text)
     parts = lexicon().split_condition(sentence)
-    return bool(_negations(lang or "en").search(fold(parts[1] if parts else sentence)))
+    negations = _word_sets()["negations"].get(lang or "en")
+    return bool(negations and negations.search(fold(parts[1] if parts else sentence)))
 
 
 def _counts(conn: sqlite3.Connection, u: Understood, classes: list[dict[str, Any]]) -> bool:
@@ -176,18 +167,13 @@ def _counts(conn: sqlite3.Connection, u: Understood, classes: list[dict[str, Any
     vocabulary = load_vocabulary(conn)
     keys = [e["key"] for e in (*vocabulary.terms, *vocabulary.timing) if " " in e["key"]]
     for _, _, end in found:
-        start = re.search(r"\w+$", folded[:end])
-        token = start.group() if start else ""
+        token = m.group() if (m := re.search(r"\w+$", folded[:end])) else ""
         named = any(c["start"] < end <= c["start"] + len(c["text"]) for c in classes)
-        for key in keys:
-            if token not in key.split():
-                continue
+        for key in (k for k in keys if token in k.split() and not named):
             at = folded.find(key)
             while at >= 0 and not named:
                 named = at <= end - len(token) and end <= at + len(key)
                 at = folded.find(key, at + 1)
-            if named:
-                break
         if not named:
             return True
     return False
@@ -195,7 +181,7 @@ def _counts(conn: sqlite3.Connection, u: Understood, classes: list[dict[str, Any
 
 def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """Yes or no, read from the clause of the best passages that states the question."""
-    if u.unknown or u.unresolved or _asked_negation(u.text, u.lang):
+    if u.unresolved or _asked_negation(u.text, u.lang):
         return None
     if _counts(conn, u, u.classes):
         return None  # "more than once", "2 copies": a count, which no modality weighs
