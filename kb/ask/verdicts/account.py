@@ -13,6 +13,7 @@ import re
 import sqlite3
 from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 from ingest.text import CJK_RUN, cjk_bigrams, fold, stem
 
@@ -25,7 +26,6 @@ from ..passes_asks import lexicon
 from ..question import Understood
 from . import passages, words
 from .common import Asked, Verdict, threshold
-from .words import required_spans
 
 Span = tuple[int, int]
 
@@ -33,47 +33,48 @@ Span = tuple[int, int]
 def unaccounted(
     conn: sqlite3.Connection, u: Understood, asked: Asked, verdict: Verdict
 ) -> list[str]:
-    """The question's words neither read nor said, adjacent ones as one phrase ("second chain")."""
+    """The question's words neither read nor said, adjacent ones as one phrase ("second chain").
+    One plain word of a long question (tuned: account_slack_from) may go unsaid, never a name
+    nor a word narrowing one."""
     held = said(conn, verdict)
-    placed = _placed(conn, verdict, held)
-    read = read_spans(conn, u, asked, placed)
-    folded = fold(u.corrected or u.text)
-    cues = [*_class_cues(verdict.kind, u), *_implied()]
-    read += [span for c in cues for span in _whole(c, folded)]
-    if u.chain and any(lexicon().chain(b.get("quote") or "") for b in verdict.because):
-        read += _chain_spans(u)  # the clause says which Chain: the resolver weighed it
+    text = u.corrected or u.text
+    read = _read(conn, u, verdict, held)
     required = [
         (start, end, options)
-        for start, end, options in required_spans(conn, u, read)
+        for start, end, options in words.required_spans(conn, u, read)
         if not any(s < end and start < e for s, e in read)  # a game name read as the game
     ]
     missing = [r for r in required if not words.holds(held, {_as_held(a) for a in r[2]})]
-    if len(missing) == 1 and _slack(len(required), missing[0][2]):
-        return []
-    return _phrases(u.corrected or u.text, sorted((s, e) for s, e, _ in missing))
+    if len(missing) == 1 and len(required) >= threshold("account_slack_from"):
+        options = missing[0][2]
+        if words.plain([options]) and not isinstance(options, words.Narrowing):
+            return []
+    return _phrases(text, sorted((s, e) for s, e, _ in missing))
 
 
-def _slack(required: int, options: set[str]) -> bool:
-    """One plain word of a long question (tuned: account_slack_from) may go unsaid, never a name
-    nor a word narrowing one."""
-    plain_word = bool(words.plain([options])) and not isinstance(options, words.Narrowing)
-    return plain_word and required >= threshold("account_slack_from")
-
-
-@cache
-def _implied() -> tuple[str, ...]:
-    """What any rule supposes, said or not ("player": kb/data/query.toml [conditions])."""
-    return tuple(fold(w) for w in query_data()["conditions"]["implied"])
-
-
-def _class_cues(basis: str, u: Understood) -> list[str]:
-    """The words a card-data verdict's resolver reads: "original" and the field asked ("ATK")
-    (kb/data/query.toml [printed], [facts])."""
+def _read(conn: sqlite3.Connection, u: Understood, verdict: Verdict, held: set[str]) -> list[Span]:
+    """Where the parse read the question: its cards, classes, moments the verdict's rules are
+    placed at (with the words placing them), the action, the game; what any rule supposes
+    ("player": kb/data/query.toml [conditions]); the Chain when a quoted clause says which;
+    the words a card-data verdict reads ("original", the field asked: [printed], [facts])."""
+    text = u.corrected or u.text
+    folded = fold(text)
+    spans = [(c["start"], c["end"]) for c in [*u.cards, *u.classes] if "start" in c]
+    placed = _placed(conn, verdict, held)
+    for t in u.timing:
+        if "start" in t and placed(t["node"]):
+            spans += [(t["start"], t["end"]), *_placing(conn, folded, t)]
+    for action, cues in lexicon().actions_:
+        if action == u.action:
+            spans += [(m.start(), m.end()) for m in cues.finditer(text)]
     data = query_data()
-    if basis == "card":
-        fields = [w for f in u.facts for w in data["facts"].get(f, [])]
-        return [fold(w) for w in [*data["printed"]["words"], *fields]]
-    return []
+    cues = [*data["conditions"]["implied"], *load_vocabulary(conn).games.get(u.game or "", [])]
+    if verdict.kind == "card":
+        cues += [*data["printed"]["words"], *(w for f in u.facts for w in data["facts"].get(f, []))]
+    spans += [span for c in cues for span in _whole(fold(c), folded)]
+    if u.chain and any(lexicon().chain(b.get("quote") or "") for b in verdict.because):
+        spans += [(m.start(), m.end()) for _, c in lexicon().chains for m in c.finditer(text)]
+    return spans
 
 
 def _placed(conn: sqlite3.Connection, verdict: Verdict, held: set[str]) -> Callable[[str], bool]:
@@ -95,61 +96,34 @@ def _placed(conn: sqlite3.Connection, verdict: Verdict, held: set[str]) -> Calla
     return placed
 
 
-def read_spans(
-    conn: sqlite3.Connection,
-    u: Understood,
-    asked: Asked,
-    placed: Callable[[str], bool] = lambda node: True,
-) -> list[Span]:
-    """Where the parse read the question: its cards, classes, moments the verdict's rules are
-    ``placed`` at (with the words placing them), the action, the game."""
-    spans = [(c["start"], c["end"]) for c in [*u.cards, *u.classes] if "start" in c]
-    folded = fold(u.corrected or u.text)
-    for t in u.timing:
-        if "start" in t and placed(t["node"]):
-            spans += [(t["start"], t["end"]), *_placing(conn, folded, t)]
-    for action, cues in lexicon().actions_:
-        if action == u.action:
-            spans += [(m.start(), m.end()) for m in cues.finditer(u.corrected or u.text)]
-    if u.game:
-        aliases = load_vocabulary(conn).games.get(u.game, [])
-        spans += [span for a in aliases for span in _whole(fold(a), folded)]
-    return spans
+@cache
+def _placing_cues() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The qualifiers of moments ("at the start of") and the words placing something at a moment
+    ("during the", "vào lúc": ingest/data/statements.toml [times]), folded."""
+    qualifiers = {fold(c) for cues in query_data()["qualifiers"].values() for c in cues}
+    times = [w for ws in datafiles.load("statements")["times"].values() for w in ws]
+    return tuple(qualifiers), tuple({fold(w) for w in times if isinstance(w, str)} | qualifiers)
 
 
-def _chain_spans(u: Understood) -> list[Span]:
-    return [(m.start(), m.end()) for _, c in lexicon().chains for m in c.finditer(u.corrected)]
-
-
-def _placing(conn: sqlite3.Connection, folded: str, moment: dict[str, object]) -> list[Span]:
-    """The words placing something at a moment ("during the", "vào lúc"): read with it, but a
-    qualifier its name lacks ("at the start of" the Battle Step), left for the clause to say."""
-    start, end = int(str(moment["start"])), int(str(moment["end"]))
+def _placing(conn: sqlite3.Connection, folded: str, moment: dict[str, Any]) -> list[Span]:
+    """The words placing something at a moment: read with it, but a qualifier its name lacks
+    ("at the start of" the Battle Step), left for the clause to say."""
+    start, end = moment["start"], moment["end"]
     names = " ".join(r["key"] for r in load_vocabulary(conn).timing if r["node"] == moment["node"])
     before = folded[:start].rstrip()
     while (last := re.search(r"\w+$", before)) and last.group() in stopwords():
         before = before[: last.start()].rstrip()  # "before the Damage Step"
     after = folded[end:]
+    qualifiers, cues = _placing_cues()
     out = []
-    for cue in _placing_cues():
-        if any(_whole(q, cue) and not _whole(q, names) for q in _qualifiers()):
+    for cue in cues:
+        if any(_whole(q, cue) and not _whole(q, names) for q in qualifiers):
             continue
         if _whole(cue, before[-len(cue) - 1 :]) and before.endswith(cue):
             out.append((len(before) - len(cue), start))
         if _whole(cue, after.lstrip())[:1] == [(0, len(cue))]:
             out.append((end, end + len(after) - len(after.lstrip()) + len(cue)))
     return out
-
-
-@cache
-def _qualifiers() -> tuple[str, ...]:
-    return tuple({fold(c) for cues in query_data()["qualifiers"].values() for c in cues})
-
-
-@cache
-def _placing_cues() -> tuple[str, ...]:
-    times = [w for ws in datafiles.load("statements")["times"].values() for w in ws]
-    return tuple({fold(w) for w in times if isinstance(w, str)} | set(_qualifiers()))
 
 
 def _whole(cue: str, text: str) -> list[Span]:
