@@ -24,7 +24,7 @@ RESOLVERS = {
     "yesno": ["permission:yes_no", "statement:modal_sentence", "quantity:within"],
     "when": ["permission:when", "when_passages:in_passages"],
     "what_happens": ["happens:from_outcomes", "happens:in_passages"],
-    "how_many": ["card_data:value", "quantity:in_passages"],
+    "how_many": ["quantity:printed", "quantity:in_passages"],
 }
 
 

@@ -3,7 +3,10 @@
 A quantity fact counts a concept ("50 cards") and is said of one ("the Semi-Limited card ...
 only 2 cards"). It answers when its passage ranks first, it counts what the question counts,
 is said of what the question names, and the question states what qualifies it; the passages
-that answer must agree. ``within`` weighs a count the question states against it.
+that answer must agree. ``within`` weighs a count the question states against it;
+``printed`` gives a card's printed number ("Breaker the Magical Warrior ATK?": 1600) from table
+``card_facts``, for a plain question only: one card, one field, no other words ("... right
+after it is Normal Summoned" asks about the game).
 
 On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
 """
@@ -15,7 +18,7 @@ import sqlite3
 from functools import cache
 from typing import Any
 
-from ingest.text import fold, stem, version_key, words
+from ingest.text import fold, folded_words, stem, version_key, words
 
 from ...lexicon.words import cue_pattern, query_data, stopwords
 from ...lookups.labels import narrate
@@ -286,3 +289,28 @@ def within(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
     text = narrate("quoted", opening=narrate(verdict), quote=fact["quote"])
     cited = [because(conn, f) for f in found[0]]
     return Verdict(verdict, text, cited, kind="quantity", moment=fact["moment"])
+
+
+def printed(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
+    """The number a card prints for the one field asked (ATK, DEF, Level), when the question
+    holds nothing but the card, the field and words that ask (or ask for the printed value:
+    "original")."""
+    data = query_data()
+    fields = [f for f in u.facts if f in data["facts_numeric"]["fields"]]
+    asking = {w for names in data["facts"].values() for n in names for w in folded_words(n).split()}
+    asking |= {fold(w) for w in data["printed"]["words"]} | set(stopwords()) | cue_words()
+    # One card, perhaps named twice ("「魔导战士 破坏者」（Breaker the Magical Warrior）").
+    if len({c["id"] for c in u.cards}) != 1 or len(fields) != 1:
+        return None
+    if not all(w in asking for w in u.words):
+        return None
+    rows = run(conn, "card_facts", id=u.cards[0]["id"])
+    found = [{**r, "id": f"{r['rule']}#{r['field']}", "quote": f"{r['field']}: {r['value']}"}
+             for r in rows if r["field"] == fields[0]]  # fmt: skip
+    values = {f["value"] for f in found}
+    if len(values) != 1 or not re.fullmatch(r"\d+", next(iter(values))):
+        return None
+    said = values.pop()
+    text = narrate("card_value", value=said, card=u.cards[0]["name"], field=fields[0].upper())
+    cited = [because(conn, f) for f in found]
+    return Verdict(said, text, cited, kind="card", cards=[u.cards[0]["id"]])
