@@ -45,10 +45,10 @@ def unaccounted(
         if not any(s < end and start < e for s, e in read)  # a game name read as the game
     ]
     missing = [r for r in required if not words.holds(held, {_as_held(a) for a in r[2]})]
-    if len(missing) == 1 and len(required) >= threshold("account_slack_from"):
-        options = missing[0][2]
-        if words.plain([options]) and not isinstance(options, words.Narrowing):
-            return []
+    unsaid = [options for _, _, options in missing]
+    slack_from = threshold("account_slack_from")
+    if words.plain(unsaid) == unsaid and words.all_but_one(unsaid, required, slack_from):
+        return []
     return _phrases(text, sorted((s, e) for s, e, _ in missing))
 
 

@@ -69,11 +69,7 @@ def says_all(conn: sqlite3.Connection, passage: dict[str, Any], required: list[s
     missing, but not one narrowing what it names ("master rune cards")."""
     said = stems(" ".join([*context(conn, passage), *sentences(conn, passage)]))
     missing = [r for r in required if not words.holds_all(said, [r])]
-    return not missing or (
-        len(missing) == 1
-        and len(required) >= threshold("slack_passage_from")
-        and not words.narrowed(missing)
-    )
+    return words.all_but_one(missing, required, threshold("slack_passage_from"))
 
 
 def best(u: Understood, asked: Asked) -> list[dict[str, Any]]:

@@ -135,9 +135,8 @@ def answering(clause: str, around: set[str], required: list[set[str]]) -> bool:
     own = words.stems(clause)
     held = sum(1 for alternatives in required if words.holds(own, alternatives))
     missing = [options for options in required if not words.holds(own | around, options)]
-    # Of many words one may be unsaid, but not one narrowing a name (words.Narrowing).
-    slack = 1 if len(required) >= threshold("slack_from") and not words.narrowed(missing) else 0
-    return 2 * held >= len(required) and len(missing) <= slack
+    slack_from = threshold("slack_from")
+    return 2 * held >= len(required) and words.all_but_one(missing, required, slack_from)
 
 
 def asking_sentence(text: str) -> str:

@@ -205,9 +205,12 @@ class Narrowing(set):
     leaves it unsaid speaks of another kind, so no slack is spent on it."""
 
 
-def narrowed(missing: list[set[str]]) -> bool:
-    """One of the missing required words is a Narrowing."""
-    return any(isinstance(m, Narrowing) for m in missing)
+def all_but_one(missing: list[set[str]], required: list[Any], slack_from: float) -> bool:
+    """No required word is missing, or of a long question (``slack_from`` words, tuned) one,
+    but not one narrowing a name it names (a Narrowing)."""
+    if len(missing) != 1:
+        return not missing
+    return len(required) >= slack_from and not isinstance(missing[0], Narrowing)
 
 
 def _narrowing_at(u: Understood, tokens: list[tuple[int, str]], skip: set[str]) -> set[int]:
