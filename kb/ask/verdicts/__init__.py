@@ -23,7 +23,7 @@ from .common import Asked, Verdict
 RESOLVERS = {
     "yesno": ["permission:yes_no", "statement:modal_sentence", "quantity:within"],
     "when": ["permission:when", "when_passages:in_passages"],
-    "what_happens": ["happens:from_outcomes", "happens:in_passages"],
+    "what_happens": ["happens:in_passages"],
     "how_many": ["quantity:printed", "quantity:in_passages"],
 }
 

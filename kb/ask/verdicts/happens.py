@@ -1,9 +1,7 @@
-"""What happens: the outcome Y of an outcome fact "If X, Y" of the whole knowledge base whose
-condition names every concept the question names and holds most of its words
-(``from_outcomes``); else, of the best passages, the outcome of the clause whose condition is
-the situation asked about ("If there are no cards in your deck, you lose immediately"), or of
-the clause stating what a "what happens to X" question asks (``in_passages``). Facts or
-passages that answer differently give no verdict.
+"""What happens, read from the best passages: the outcome of the clause whose condition is the
+situation asked about ("If there are no cards in your deck, you lose immediately"), or of the
+clause stating what a "what happens to X" question asks. The first passage answering decides;
+a second answering differently takes the verdict away.
 
 On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
 """
@@ -21,7 +19,6 @@ from ingest.text import words as text_words
 from ...lexicon.words import cue_pattern, query_data, stopwords
 from ...lookups.labels import narrate
 from ...store import datafiles
-from ...store.db import run
 from ..answers.common import quote_gloss
 from ..passes_asks import lexicon
 from ..question import Understood
@@ -56,31 +53,6 @@ def in_english(conn: sqlite3.Connection, fact: Fact) -> Fact:
         following = quote_gloss(conn, fact["rule"], fact["next"], fact["lang"])
         english["next"] = following["text"] if following else ""
     return english
-
-
-def from_outcomes(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
-    """The outcome of the outcome facts of the question's game that fit it best."""
-    game = u.game or u.game_hint or ""
-    concepts = {f"term:{t['term']}" for t in u.terms} | {f"card:{c['id']}" for c in u.cards}
-    asked_words = {stem(w) for w in u.words}
-    if not game or not (concepts or asked_words):
-        return None
-    fits: list[tuple[float, Fact]] = []
-    for fact in run(conn, "verdict_outcomes", game=game):
-        if not concepts <= set(fact["concepts"].split()):
-            continue
-        held = words.content(fact["condition"], set(stopwords()))
-        share = len(asked_words & held) / len(asked_words) if asked_words else 1.0
-        if share >= threshold("min_outcome_share"):
-            fits.append((share, fact))
-    best = max((share for share, _ in fits), default=None)
-    top = [f for share, f in fits if share == best]
-    if len({fold(f["outcome"]).strip(" .") for f in top}) != 1:
-        return None  # none, or facts that disagree
-    fact = in_english(conn, top[0])
-    outcome = fact["outcome"].rstrip(" .")
-    text = narrate("outcome", condition=fact["condition"], outcome=outcome)
-    return Verdict(plain(outcome), text, [because(conn, f) for f in top], kind="outcome")
 
 
 def _answer(conn: sqlite3.Connection, p: dict[str, Any], required: list[set[str]],
