@@ -50,7 +50,6 @@ GRID = {
     "min_condition_share": [0.4, 0.5, 0.6, 0.7],
     "min_doubt_share": [0.2, 0.34, 0.5, 0.99],
     "min_qualifier_share": [0.34, 0.5, 0.67, 1.0],
-    "min_outcome_share": [0.5, 0.6, 0.7, 0.8],
     "clause_extra_words": [0, 1, 2],
     "account_slack_from": [4, 6, 8, 99],
 }

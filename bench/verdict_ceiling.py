@@ -45,12 +45,12 @@ def _rank(hits: list[dict[str, Any]], because: set[str]) -> int | None:
 def _modality_reads(conn: Any, question: dict[str, Any], rules: list[str]) -> bool:
     """Some clause of the deciding rules reads to the expected yes/no by modality."""
     from kb.ask.passes_asks import lexicon
-    from kb.ask.verdicts.statement import READINGS
+    from kb.ask.verdicts.statement import reading
     from kb.store.db import run
 
     asked = lexicon().modality(question["q"])
     facts = run(conn, "verdict_rule_statements", ids=rules)
-    return any(READINGS.get((asked, f["modality"])) == question["expect"] for f in facts)
+    return any(reading(asked, f["modality"]) == question["expect"] for f in facts)
 
 
 def measure(conn: Any, questions: list[dict[str, Any]]) -> dict[str, int]:

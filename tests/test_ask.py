@@ -482,11 +482,10 @@ def test_everyday_english_is_no_subject_the_knowledge_base_lacks(conn: sqlite3.C
     """A word no rule holds stops a verdict when it names what the knowledge base lacks
     ("digimon"), not when it is everyday English ("since", "friend")."""
     from kb.ask.understand import understand
-    from kb.ask.verdicts.asked import Asked
     from kb.store.vocabulary import load_vocabulary
 
     def unknown(question: str) -> list[str]:
-        return Asked(conn, understand(conn, question, load_vocabulary(conn))).unknown
+        return understand(conn, question, load_vocabulary(conn)).unknown
 
     assert unknown("my friend says it is fine since the rules allow it") == []
     assert unknown("a resonator has two [+100/+100] counters and one [-100/-100] counter") == []
@@ -498,7 +497,7 @@ def test_what_a_how_many_question_counts(conn: sqlite3.Connection) -> None:
     """The cue is read as whole words ("max" is not inside "maximum"), and a cue right after
     another is passed over: "the maximum number of cards" counts cards."""
     from kb.ask.understand import understand
-    from kb.ask.verdicts.asked import Asked
+    from kb.ask.verdicts.common import Asked
     from kb.ask.verdicts.quantity import _concepts, _counted
     from kb.store.vocabulary import load_vocabulary
 
@@ -512,13 +511,12 @@ def test_a_year_or_an_article_is_no_count(conn: sqlite3.Connection) -> None:
     """ "2005 OCG" names rules, "một" is Vietnamese "a": neither is a count that keeps a
     yes/no question from its clause; "more than once" is."""
     from kb.ask.understand import understand
-    from kb.ask.verdicts.asked import Asked
     from kb.ask.verdicts.statement import _counts
     from kb.store.vocabulary import load_vocabulary
 
     def counts(question: str) -> bool:
         u = understand(conn, question, load_vocabulary(conn))
-        return _counts(conn, u, Asked(conn, u).classes)
+        return _counts(conn, u, u.classes)
 
     assert not counts("2005 OCG event: am I allowed to leave my seat during a game?")
     assert not counts("Tôi có thể chọn một quái thú không?")
@@ -546,18 +544,18 @@ def test_a_question_read_as_a_hurried_judge_types_it(conn: sqlite3.Connection) -
     """A game named before the question without a colon still leaves it a yes/no question;
     a contraction typed without its apostrophe is the contraction (a negation), and a word
     the rules hold in another inflection ("initiated": "initiate") is no unknown subject."""
+    from kb.ask.question import Understood
     from kb.ask.understand import understand
-    from kb.ask.verdicts.asked import Asked
     from kb.store.vocabulary import load_vocabulary
 
-    def asked(question: str) -> Asked:
-        return Asked(conn, understand(conn, question, load_vocabulary(conn)))
+    def asked(question: str) -> Understood:
+        return understand(conn, question, load_vocabulary(conn))
 
     assert asked("vanguard can a card ability make you win").kind == "yesno"
     assert asked("in FoW can the player who wins the roll choose to go second").kind == "yesno"
     assert asked("who goes first in fow").kind == "which_first"
     bare = asked("can it attack if it doesnt have swiftness")
-    assert "doesn't" in bare.u.text and bare.unknown == []
+    assert "doesn't" in bare.text and bare.unknown == []
     assert asked("I initiated a battle, can I initiate another one").unknown == []
     assert "digimon" in asked("vanguard can a digimon attack").unknown
 
@@ -607,15 +605,14 @@ def test_the_asking_clause_after_a_dash_names_the_subject(conn: sqlite3.Connecti
     about the Flip Effect (a class named plural, "Flip Effects", typed singular), not about
     the monster the situation names: no verdict on what a monster may activate then."""
     from kb.ask.understand import understand
-    from kb.ask.verdicts.asked import Asked
     from kb.store.vocabulary import load_vocabulary
 
     question = (
         "ocg: set monster gets attacked and flipped before damage calc - "
         "does its flip effect activate right then?"
     )
-    asked = Asked(conn, understand(conn, question, load_vocabulary(conn)))
-    assert "flip-effect" in {c["class"] for c in asked.classes}
+    u = understand(conn, question, load_vocabulary(conn))
+    assert "flip-effect" in {c["class"] for c in u.classes}
     answer = ask(conn, question)["answer"]
     assert answer is None or "Monster can be activated" not in answer["ruling"]
 

@@ -17,6 +17,8 @@ def _value(field: str, value: Any) -> str:
         return ", ".join(dict.fromkeys(t["node"] for t in value)) or "-"
     if field == "terms":
         return ", ".join(dict.fromkeys(t["term"] for t in value)) or "-"
+    if field == "classes":
+        return ", ".join(c["class"] for c in value) or "-"
     if field == "vs":
         return f"{value[0]['id']} vs {value[1]['id']}" if value else "-"
     if field == "expansions":

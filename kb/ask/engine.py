@@ -23,7 +23,7 @@ from ..store.vocabulary import load_vocabulary
 from .answers import compose
 from .understand import understand
 from .verdicts import decide
-from .verdicts.answer import not_covered, verdict_answer
+from .verdicts.common import not_covered, verdict_answer
 
 # A passage must cover at least this share of the question's words to count as a match when
 # the question names no card, moment or term the knowledge base knows.

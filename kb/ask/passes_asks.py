@@ -240,4 +240,7 @@ def asks(ctx: Context) -> None:
     games = ctx.vocab.games
     names = {a for aliases in games.values() for a in aliases if not CJK_RUN.search(a)}
     named = tuple(sorted(names | set(column(ctx.conn, "ask_rulesets"))))
-    ctx.result.kind = kind(ctx.result.text, named, ctx.result.lang)
+    u = ctx.result
+    u.kind = kind(u.text, named, u.lang)
+    if not u.kind and u.cards and set(u.facts) & set(query_data()["facts_numeric"]["fields"]):
+        u.kind = "how_many"  # "Breaker the Magical Warrior ATK?" asks for a number

@@ -39,6 +39,13 @@ class Understood:
         # The kind of verdict asked for: how_many, when, which_first, what_happens, yesno, or
         # "" for none (kb/ask/passes_asks.py).
         self.kind = ""
+        # What a verdict weighs, read only of a question asking for one (kb/ask/passes_verdict.py):
+        self.classes: list[dict[str, Any]] = []  # card classes named ("a counter trap")
+        self.rulesets: list[str] = []  # rulesets named ("ocg")
+        self.action = ""  # what it asks is done ("activate")
+        self.chain = ""  # the Chain it asks about ("first", "later")
+        self.modality = ""  # "can", "must"...
+        self.unknown: list[str] = []  # words no rule holds ("digimon")
 
     def concepts(self) -> list[tuple[str, str]]:
         """(kind, id) of every card, moment and term named, each once, in that order."""

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from ..store.vocabulary import Vocabulary
 from . import passes_asks as asks
 from . import passes_names as names
+from . import passes_verdict as verdict
 from . import passes_words as everyday
 from .context import Context
 from .question import Understood
@@ -53,6 +54,10 @@ PASSES: list[tuple[str, Pass, tuple[str, ...]]] = [
     ("game_of_words", everyday.game_of_words, ("game", "game_hint")),
     ("one_game_per_span", everyday.one_game_per_span, ("terms",)),
     ("asks", asks.asks, ("kind",)),
+    ("classes", verdict.classes, ("classes",)),
+    ("rulesets", verdict.rulesets, ("rulesets",)),
+    ("action", verdict.action, ("action", "chain", "modality")),
+    ("unknown_words", verdict.unknown_words, ("unknown",)),
 ]
 PASS_NAMES = [name for name, _, _ in PASSES]
 

@@ -16,19 +16,16 @@ from typing import Any
 
 from ..question import Understood
 from . import filters
-from .asked import Asked
-from .common import Verdict
+from .common import Asked, Verdict
 
 # The resolvers of each kind of question, in order, as "module:function": a module is imported
 # when a question of its kind is asked (kb ask is a process per question).
 RESOLVERS = {
     "yesno": ["permission:yes_no", "statement:modal_sentence", "quantity:within"],
     "when": ["permission:when", "when_passages:in_passages"],
-    "what_happens": ["outcome:what_happens", "happens:in_passages"],
-    "how_many": ["card_data:value", "quantity:in_passages"],
+    "what_happens": ["happens:in_passages"],
+    "how_many": ["quantity:printed", "quantity:in_passages"],
 }
-# Card data fields a question about one card asks a number of (kb/ask/verdicts/card_data.py).
-NUMERIC = ("atk", "def", "level")
 
 
 def _resolver(name: str) -> Callable[[sqlite3.Connection, Understood, Asked], Verdict | None]:
@@ -43,8 +40,6 @@ def decide(
     question's ranked passages (kb.ask.rank), whose facts may decide it."""
     asked = Asked(conn, u)
     asked.passages = passages or []
-    if not asked.kind and u.cards and any(f in NUMERIC for f in u.facts):
-        asked.kind = "how_many"  # "Breaker the Magical Warrior ATK?" asks for a number
     resolvers = RESOLVERS.get(asked.kind, [])
     if not resolvers:
         return asked, None

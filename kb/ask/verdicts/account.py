@@ -13,20 +13,19 @@ import re
 import sqlite3
 from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 from ingest.text import CJK_RUN, cjk_bigrams, fold, stem
 
-from ...lexicon.words import query_data, stopwords
+from ...lexicon.words import cue_pattern, query_data, stopwords
 from ...lookups.timing import node_path
 from ...store import datafiles
 from ...store.db import first, run
 from ...store.vocabulary import load_vocabulary
 from ..passes_asks import lexicon
 from ..question import Understood
-from . import named, passages, words
-from .asked import Asked
-from .common import Verdict, threshold
-from .words import required_spans
+from . import passages, words
+from .common import Asked, Verdict, threshold
 
 Span = tuple[int, int]
 
@@ -34,47 +33,48 @@ Span = tuple[int, int]
 def unaccounted(
     conn: sqlite3.Connection, u: Understood, asked: Asked, verdict: Verdict
 ) -> list[str]:
-    """The question's words neither read nor said, adjacent ones as one phrase ("second chain")."""
+    """The question's words neither read nor said, adjacent ones as one phrase ("second chain").
+    One plain word of a long question (tuned: account_slack_from) may go unsaid, never a name
+    nor a word narrowing one."""
     held = said(conn, verdict)
-    placed = _placed(conn, verdict, held)
-    read = read_spans(conn, u, asked, placed)
-    folded = fold(u.corrected or u.text)
-    cues = [*_class_cues(verdict.kind, u), *_implied()]
-    read += [span for c in cues for span in _whole(c, folded)]
-    if asked.chain and any(lexicon().chain(b.get("quote") or "") for b in verdict.because):
-        read += _chain_spans(u)  # the clause says which Chain: the resolver weighed it
+    text = u.corrected or u.text
+    read = _read(conn, u, verdict, held)
     required = [
         (start, end, options)
-        for start, end, options in required_spans(conn, u, read)
+        for start, end, options in words.required_spans(conn, u, read)
         if not any(s < end and start < e for s, e in read)  # a game name read as the game
     ]
-    missing = [r for r in required if not named.holds(held, {_as_held(a) for a in r[2]})]
-    if len(missing) == 1 and _slack(len(required), missing[0][2]):
+    missing = [r for r in required if not words.holds(held, {_as_held(a) for a in r[2]})]
+    unsaid = [options for _, _, options in missing]
+    slack_from = threshold("account_slack_from")
+    if words.plain(unsaid) == unsaid and words.all_but_one(unsaid, required, slack_from):
         return []
-    return _phrases(u.corrected or u.text, sorted((s, e) for s, e, _ in missing))
+    return _phrases(text, sorted((s, e) for s, e, _ in missing))
 
 
-def _slack(required: int, options: set[str]) -> bool:
-    """One plain word of a long question (tuned: account_slack_from) may go unsaid, never a name
-    nor a word narrowing one."""
-    plain_word = bool(words.plain([options])) and not isinstance(options, words.Narrowing)
-    return plain_word and required >= threshold("account_slack_from")
-
-
-@cache
-def _implied() -> tuple[str, ...]:
-    """What any rule supposes, said or not ("player": kb/data/query.toml [conditions])."""
-    return tuple(fold(w) for w in query_data()["conditions"]["implied"])
-
-
-def _class_cues(basis: str, u: Understood) -> list[str]:
-    """The words a card-data verdict's resolver reads: "original" and the field asked ("ATK")
-    (kb/data/query.toml [printed], [facts])."""
+def _read(conn: sqlite3.Connection, u: Understood, verdict: Verdict, held: set[str]) -> list[Span]:
+    """Where the parse read the question: its cards, classes, moments the verdict's rules are
+    placed at (with the words placing them), the action, the game; what any rule supposes
+    ("player": kb/data/query.toml [conditions]); the Chain when a quoted clause says which;
+    the words a card-data verdict reads ("original", the field asked: [printed], [facts])."""
+    text = u.corrected or u.text
+    folded = fold(text)
+    spans = [(c["start"], c["end"]) for c in [*u.cards, *u.classes] if "start" in c]
+    placed = _placed(conn, verdict, held)
+    for t in u.timing:
+        if "start" in t and placed(t["node"]):
+            spans += [(t["start"], t["end"]), *_placing(conn, folded, t)]
+    for action, cues in lexicon().actions_:
+        if action == u.action:
+            spans += [(m.start(), m.end()) for m in cues.finditer(text)]
     data = query_data()
-    if basis == "card":
-        fields = [w for f in u.facts for w in data["facts"].get(f, [])]
-        return [fold(w) for w in [*data["printed"]["words"], *fields]]
-    return []
+    cues = [*data["conditions"]["implied"], *load_vocabulary(conn).games.get(u.game or "", [])]
+    if verdict.kind == "card":
+        cues += [*data["printed"]["words"], *(w for f in u.facts for w in data["facts"].get(f, []))]
+    spans += [span for c in cues for span in _whole(fold(c), folded)]
+    if u.chain and any(lexicon().chain(b.get("quote") or "") for b in verdict.because):
+        spans += [(m.start(), m.end()) for _, c in lexicon().chains for m in c.finditer(text)]
+    return spans
 
 
 def _placed(conn: sqlite3.Connection, verdict: Verdict, held: set[str]) -> Callable[[str], bool]:
@@ -83,59 +83,41 @@ def _placed(conn: sqlite3.Connection, verdict: Verdict, held: set[str]) -> Calla
     rules = list(dict.fromkeys(b["rule"] for b in verdict.because if b.get("rule")))
     nodes = [n for p in run(conn, "passages", ids=rules) for n in (p["nodes"] or "").split()]
     within = " › ".join(node_path(conn, n) for n in nodes)
-    names: dict[str, list[str]] = {}
-    for row in load_vocabulary(conn).timing:
-        names.setdefault(row["node"], []).append(row["text"])
+    names = words.moment_names(conn)
 
     def placed(node: str) -> bool:
         row = first(conn, "timing_node", id=node)
         return (
             not nodes
             or (row is not None and row["en"] in within)
-            or named.holds(held, named.alternatives(names.get(node, [])))
+            or words.holds(held, words.alternatives(names.get(node, [])))
         )
 
     return placed
 
 
-def read_spans(
-    conn: sqlite3.Connection,
-    u: Understood,
-    asked: Asked,
-    placed: Callable[[str], bool] = lambda node: True,
-) -> list[Span]:
-    """Where the parse read the question: its cards, classes, moments the verdict's rules are
-    ``placed`` at (with the words placing them), the action, the game."""
-    spans = [(c["start"], c["end"]) for c in [*u.cards, *asked.classes] if "start" in c]
-    folded = fold(u.corrected or u.text)
-    for t in u.timing:
-        if "start" in t and placed(t["node"]):
-            spans += [(t["start"], t["end"]), *_placing(conn, folded, t)]
-    for action, cues in lexicon().actions_:
-        if action == asked.action:
-            spans += [(m.start(), m.end()) for m in cues.finditer(u.corrected or u.text)]
-    if u.game:
-        aliases = load_vocabulary(conn).games.get(u.game, [])
-        spans += [span for a in aliases for span in _whole(fold(a), folded)]
-    return spans
+@cache
+def _placing_cues() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The qualifiers of moments ("at the start of") and the words placing something at a moment
+    ("during the", "vào lúc": ingest/data/statements.toml [times]), folded."""
+    qualifiers = {fold(c) for cues in query_data()["qualifiers"].values() for c in cues}
+    times = [w for ws in datafiles.load("statements")["times"].values() for w in ws]
+    return tuple(qualifiers), tuple({fold(w) for w in times if isinstance(w, str)} | qualifiers)
 
 
-def _chain_spans(u: Understood) -> list[Span]:
-    return [(m.start(), m.end()) for _, c in lexicon().chains for m in c.finditer(u.corrected)]
-
-
-def _placing(conn: sqlite3.Connection, folded: str, moment: dict[str, object]) -> list[Span]:
-    """The words placing something at a moment ("during the", "vào lúc"): read with it, but a
-    qualifier its name lacks ("at the start of" the Battle Step), left for the clause to say."""
-    start, end = int(str(moment["start"])), int(str(moment["end"]))
+def _placing(conn: sqlite3.Connection, folded: str, moment: dict[str, Any]) -> list[Span]:
+    """The words placing something at a moment: read with it, but a qualifier its name lacks
+    ("at the start of" the Battle Step), left for the clause to say."""
+    start, end = moment["start"], moment["end"]
     names = " ".join(r["key"] for r in load_vocabulary(conn).timing if r["node"] == moment["node"])
     before = folded[:start].rstrip()
     while (last := re.search(r"\w+$", before)) and last.group() in stopwords():
         before = before[: last.start()].rstrip()  # "before the Damage Step"
     after = folded[end:]
+    qualifiers, cues = _placing_cues()
     out = []
-    for cue in _placing_cues():
-        if any(_whole(q, cue) and not _whole(q, names) for q in _qualifiers()):
+    for cue in cues:
+        if any(_whole(q, cue) and not _whole(q, names) for q in qualifiers):
             continue
         if _whole(cue, before[-len(cue) - 1 :]) and before.endswith(cue):
             out.append((len(before) - len(cue), start))
@@ -144,38 +126,9 @@ def _placing(conn: sqlite3.Connection, folded: str, moment: dict[str, object]) -
     return out
 
 
-@cache
-def _qualifiers() -> tuple[str, ...]:
-    return tuple({fold(c) for cues in query_data()["qualifiers"].values() for c in cues})
-
-
-@cache
-def _placing_cues() -> tuple[str, ...]:
-    times = [w for ws in datafiles.load("statements")["times"].values() for w in ws]
-    return tuple({fold(w) for w in times if isinstance(w, str)} | set(_qualifiers()))
-
-
-def _word_char(text: str, at: int) -> bool:
-    """Whether text[at] is a word character as ``re``'s ``\\w`` reads one (none outside)."""
-    return 0 <= at < len(text) and (text[at].isalnum() or text[at] == "_")
-
-
 def _whole(cue: str, text: str) -> list[Span]:
-    """Where the cue stands in the text as whole words (a Chinese cue anywhere), without
-    compiling a pattern per cue in every ``kb ask`` process."""
-    if not cue:
-        return []
-    anywhere = bool(CJK_RUN.search(cue))
-    out: list[Span] = []
-    at = text.find(cue)
-    while at >= 0:
-        end = at + len(cue)
-        if anywhere or not (_word_char(text, at - 1) or _word_char(text, end)):
-            out.append((at, end))
-            at = text.find(cue, end)
-        else:
-            at = text.find(cue, at + 1)
-    return out
+    """Where the cue stands in the text as whole words (a Chinese cue anywhere)."""
+    return [m.span() for m in cue_pattern((cue,)).finditer(text)]
 
 
 def said(conn: sqlite3.Connection, verdict: Verdict) -> set[str]:
@@ -189,7 +142,7 @@ def said(conn: sqlite3.Connection, verdict: Verdict) -> set[str]:
     out = set()
     for text in texts:
         # the index's words ("dm", "5") and the question's ("dm5": words._script_words)
-        out |= named.stems(text) | {stem(w) for w in re.findall(r"\w+", fold(text))}
+        out |= words.stems(text) | {stem(w) for w in re.findall(r"\w+", fold(text))}
         for chars in CJK_RUN.findall(fold(text)):
             out |= {*cjk_bigrams(chars), *chars}
     return out

@@ -1,5 +1,9 @@
 """What every verdict carries: the verdict, the sentence a judge reads first, the deciding
-facts with their rules, and conflicts between facts (shown with both sources)."""
+facts with their rules, and conflicts between facts (shown with both sources); the answer it
+is given as, or without one, what is missing.
+
+On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,28 @@ import sqlite3
 from typing import Any
 
 from ...lexicon.words import query_data
+from ...lookups.labels import narrate
 from ...store import datafiles
 from ...store.db import first
-from ..answers.common import quote_gloss, source
+from ..answers.common import answer, node, quote_gloss, source
+from ..passes_asks import asks_twice
+from ..question import Understood
+from .words import Forms
+
+
+class Asked:
+    """One question being decided: its kind, the ranked passages a verdict may be read from,
+    and what the resolvers and filters found (conflicts, words unaccounted for, the filter
+    that stopped it)."""
+
+    def __init__(self, conn: sqlite3.Connection, u: Understood) -> None:
+        self.conn, self.u, self.kind = conn, u, u.kind
+        self.passages: list[dict[str, Any]] = []  # the ranked passages (kb.ask.rank rows)
+        # Facts contradicting each other (filled by a resolver): shown instead of a verdict.
+        self.conflicts: list[list[dict[str, Any]]] = []
+        self.unaccounted: list[str] = []  # words neither read nor quoted (verdicts.account)
+        self.stopped_by = ""  # the filter that stopped the question or its verdicts
+        self.forms = Forms(conn)  # the ways of writing its concepts, looked up once
 
 
 class Verdict:
@@ -73,3 +96,47 @@ def at_moment(name: str) -> str:
 def threshold(name: str) -> float:
     """A tuned threshold (kb/data/verdict_thresholds.toml, written by bench/tune_verdicts.py)."""
     return datafiles.load("verdict_thresholds")["thresholds"][name]
+
+
+def verdict_answer(conn: sqlite3.Connection, u: Understood, verdict: Verdict) -> dict[str, Any]:
+    """The composed answer of a verdict (the README's ``kb ask --json`` shape)."""
+    moment = node(conn, verdict.moment) if verdict.moment else None
+    sources = [b["source"] for b in verdict.because]
+    lead = verdict.because[0] if verdict.because else {}
+    out = answer(
+        conn,
+        "verdict",
+        verdict.text,
+        sources=sources,
+        moment=moment,
+        card_ids=verdict.cards or [c["id"] for c in u.cards],
+        ruling_id=lead.get("rule"),
+        quote=lead.get("quote", ""),
+    )
+    out["verdict"] = verdict.verdict
+    out["basis"] = verdict.kind  # how it was decided: permission, statement, quantity...
+    out["because"] = verdict.because
+    out["conflicts"] = verdict.conflicts
+    return out
+
+
+def not_covered(u: Understood, asked: Asked) -> str:
+    """What the knowledge base lacks to answer, said plainly; or the conflicting rules."""
+    if asked.conflicts:
+        sides = "; ".join(
+            f"{c['rule']} (“{c['quote'][:120]}”)" for group in asked.conflicts for c in group
+        )
+        return narrate("rules_conflict", sides=sides)
+    if asked.unaccounted:
+        return narrate("words_unsaid", words=", ".join(f"“{w}”" for w in asked.unaccounted))
+    if asked.kind == "yesno" and asks_twice(u.text):
+        return narrate("asks_twice")
+    named = [c["name"] for c in u.cards] + [t["text"] for t in u.timing if "start" in t]
+    named += [c["text"] for c in u.classes]
+    what = narrate(f"asks_{asked.kind}")
+    if not u.game and not u.game_hint and not named:
+        return narrate("names_nothing", what=what)
+    about = narrate("for_names", names=", ".join(dict.fromkeys(named))) if named else ""
+    unknown = ", ".join(f"“{w}”" for w in dict.fromkeys(u.unknown))
+    lacks = narrate("no_rule_mentions", words=unknown) if unknown else ""
+    return narrate("not_covered", what=what, about=about, lacks=lacks)

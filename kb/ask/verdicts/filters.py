@@ -13,14 +13,13 @@ from collections.abc import Callable
 from ..passes_asks import asks_twice
 from ..question import Understood
 from .account import unaccounted
-from .asked import Asked
-from .common import Verdict
+from .common import Asked, Verdict
 
 
 def unknown_word(conn: sqlite3.Connection, u: Understood, asked: Asked) -> bool:
     """A word no rule holds ("digimon", an unread Chinese word): whatever the facts say of the
     rest, they do not cover what the question is about."""
-    return bool(asked.unknown)
+    return bool(u.unknown)
 
 
 def two_questions(conn: sqlite3.Connection, u: Understood, asked: Asked) -> bool:

@@ -8,45 +8,69 @@ On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules on
 
 from __future__ import annotations
 
+import re
 import sqlite3
+from functools import cache
 from typing import Any
 
 from ingest.text import fold, stem
 from ingest.text import words as text_words
 
 from ...lexicon.words import cue_pattern, query_data, stopwords
+from ...lookups.labels import narrate
+from ...store import datafiles
+from ..answers.common import quote_gloss
 from ..passes_asks import lexicon
 from ..question import Understood
 from . import passages, statement, words
-from .asked import Asked
-from .common import Verdict, because, threshold
-from .named import stems
-from .outcome import in_english, plain
+from .common import Asked, Verdict, because, threshold
 
+Fact = dict[str, Any]
 _STATES = ("does", "does-not", "must", "cannot")
 
 
+@cache
+def _referring() -> re.Pattern[str]:
+    words_ = datafiles.load("statements")["referring"]
+    body = "|".join(re.escape(w) for ws in words_.values() for w in ws)
+    return re.compile(rf"\s*(?<!\w)(?:{body})(?!\w)", re.IGNORECASE)
+
+
+def plain(outcome: str) -> str:
+    """The outcome without the words tying it to the sentence before ("You also win")."""
+    return _referring().sub("", outcome).strip() or outcome
+
+
+def in_english(conn: sqlite3.Connection, fact: Fact) -> Fact:
+    """The deciding clause read in its rule's English gloss, when it has one (the fact cited
+    stays the rule's own)."""
+    gloss = quote_gloss(conn, fact["rule"], fact["quote"], fact["lang"])
+    parts = lexicon().split_condition(gloss["text"]) if gloss else None
+    if not parts or gloss is None:
+        return fact
+    english = {**fact, "quote": gloss["text"], "condition": parts[0], "outcome": parts[1]}
+    if fact.get("next"):
+        following = quote_gloss(conn, fact["rule"], fact["next"], fact["lang"])
+        english["next"] = following["text"] if following else ""
+    return english
+
+
 def _answer(conn: sqlite3.Connection, p: dict[str, Any], required: list[set[str]],
-            asked_stems: set[str], text: str,
-            about_thing: set[str]) -> dict[str, Any] | None:  # fmt: skip
+            asked_stems: set[str], text: str, about_thing: set[str]) -> Fact | None:  # fmt: skip
+    """The clause of the passage saying what happens, and the rule's next sentence, which goes
+    on telling it; or None."""
     facts, around = passages.clauses(conn, p)
-    fitting = []
-    # The English (a gloss's, or the rule's own) first: the verdict is read in English.
-    for fact in sorted(facts, key=lambda f: f["lang"] != "en"):
-        if fact["modality"] not in _STATES or fact["limits"] or not fact["outcome"].strip():
-            continue
-        clause = f"{fact['condition']} {fact['outcome']}"
-        share = statement.condition_share(fact, asked_stems, text)
-        if share < threshold("min_condition_share"):
-            continue
-        if statement.answering(clause, around, required):
-            fitting.append((bool(fact["condition"]), fact))
-    # A clause under the condition the question describes says what happens then; the rule's
-    # next sentence goes on telling it.
-    conditioned = [f for has, f in fitting if has]
-    if not conditioned and about_thing:
-        # "what happens to unused will": the plain statement naming the thing.
-        conditioned = [f for has, f in fitting if not has and about_thing <= stems(f["outcome"])]
+    fitting = [
+        f for f in sorted(facts, key=lambda f: f["lang"] != "en")  # read in English first
+        if f["modality"] in _STATES and not f["limits"] and f["outcome"].strip()
+        and statement.condition_share(f, asked_stems, text) >= threshold("min_condition_share")
+        and statement.answering(f"{f['condition']} {f['outcome']}", around, required)
+    ]  # fmt: skip
+    # A clause under the condition the question describes says what happens then; else, of
+    # "what happens to unused will", the plain statement naming the thing.
+    conditioned = [f for f in fitting if f["condition"]] or [
+        f for f in fitting if about_thing and about_thing <= words.stems(f["outcome"])
+    ]
     if not conditioned:
         return None
     quotes = list(dict.fromkeys(f["quote"] for f in facts))
@@ -54,21 +78,20 @@ def _answer(conn: sqlite3.Connection, p: dict[str, Any], required: list[set[str]
     return {**conditioned[0], "next": quotes[at + 1] if at + 1 < len(quotes) else ""}
 
 
-def _outcome(fact: dict[str, Any]) -> str:
+def _outcome(fact: Fact) -> str:
     """What follows the condition, to the end of its sentence."""
     parts = lexicon().split_condition(fact["quote"])
-    rest = parts[1] if parts else fact["outcome"]
-    return plain(rest).rstrip(" .")
+    return plain(parts[1] if parts else fact["outcome"]).rstrip(" .")
 
 
-def _lead(fact: dict[str, Any]) -> str:
+def _lead(fact: Fact) -> str:
     """The condition as the rule opens with it, or "If <condition>: "."""
     if not fact["condition"]:
         return ""
     at = fact["quote"].find(fact["condition"])
     opening = fact["quote"][: at + len(fact["condition"])] if at >= 0 else ""
     if at < 0 or len(opening.split()) > len(fact["condition"].split()) + 2:
-        return f"If {fact['condition']}: "
+        return narrate("if_lead", condition=fact["condition"])
     return f"{opening[:1].upper()}{opening[1:]}: "
 
 
@@ -76,19 +99,17 @@ def _thing_asked(text: str) -> set[str]:
     """The stems of X in "what happens to X" (up to its first stopword); else none."""
     folded = fold(text)
     m = cue_pattern(tuple(query_data()["happens_to"]["cues"])).search(folded)
-    if not m:
-        return set()
     thing: list[str] = []
-    for w in text_words(folded[m.end() :]):
-        if w in stopwords():
-            if thing:
-                break
-            continue
-        thing.append(w)
+    for w in text_words(folded[m.end() :]) if m else []:
+        if w in stopwords() and thing:
+            break
+        if w not in stopwords():
+            thing.append(w)
     return {stem(w) for w in thing}
 
 
 def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
+    """What happens, by the first best passages that say it, when the first two agree."""
     required = words.required_words(conn, u)
     if len(required) < 2:
         return None
@@ -99,10 +120,7 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
         for p in passages.best(u, asked)
         if (f := _answer(conn, p, required, asked_stems, u.text, about_thing))
     ]
-    if not found:
-        return None
-    outcomes = {fold(_outcome(f)) for f in found[:2]}
-    if len(outcomes) != 1:
+    if not found or len({fold(_outcome(f)) for f in found[:2]}) != 1:
         return None
     fact = in_english(conn, found[0])
     outcome = _outcome(fact)

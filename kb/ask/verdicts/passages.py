@@ -16,9 +16,8 @@ from ingest.sentences import split_sentences
 from ...store.db import first, run
 from ..question import Understood
 from . import words
-from .asked import Asked
-from .common import threshold
-from .named import stems
+from .common import Asked, threshold
+from .words import stems
 
 
 def original(conn: sqlite3.Connection, passage: dict[str, Any]) -> dict[str, Any]:
@@ -69,19 +68,15 @@ def says_all(conn: sqlite3.Connection, passage: dict[str, Any], required: list[s
     """The passage holds every content word of the question; of a long question, one may be
     missing, but not one narrowing what it names ("master rune cards")."""
     said = stems(" ".join([*context(conn, passage), *sentences(conn, passage)]))
-    missing = [r for r in required if not words.holds(said, [r])]
-    return not missing or (
-        len(missing) == 1
-        and len(required) >= threshold("slack_passage_from")
-        and not words.narrowed(missing)
-    )
+    missing = [r for r in required if not words.holds_all(said, [r])]
+    return words.all_but_one(missing, required, threshold("slack_passage_from"))
 
 
 def best(u: Understood, asked: Asked) -> list[dict[str, Any]]:
     """The passages a verdict may be read from (see the module docstring); none for a question
-    of no known game or with a word no rule holds."""
+    of no known game."""
     game = u.game or u.game_hint or ""
-    if asked.unknown or not game:
+    if not game:
         return []
     required = words.required_words(asked.conn, u)
     found = [_in_edition(asked.conn, p, u) for p in top(asked) if p["game"] == game]

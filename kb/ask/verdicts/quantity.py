@@ -3,7 +3,10 @@
 A quantity fact counts a concept ("50 cards") and is said of one ("the Semi-Limited card ...
 only 2 cards"). It answers when its passage ranks first, it counts what the question counts,
 is said of what the question names, and the question states what qualifies it; the passages
-that answer must agree.
+that answer must agree. ``within`` weighs a count the question states against it;
+``printed`` gives a card's printed number ("Breaker the Magical Warrior ATK?": 1600) from table
+``card_facts``, for a plain question only: one card, one field, no other words ("... right
+after it is Normal Summoned" asks about the game).
 
 On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
 """
@@ -15,27 +18,38 @@ import sqlite3
 from functools import cache
 from typing import Any
 
-from ingest.text import fold, stem, version_key, words
+from ingest.text import fold, folded_words, stem, version_key, words
 
 from ...lexicon.words import cue_pattern, query_data, stopwords
+from ...lookups.labels import narrate
 from ...store.db import run
 from ...store.vocabulary import load_vocabulary
 from ..passes_asks import cue_words, lexicon, stated_numbers
 from ..question import Understood
 from . import passages
-from .asked import Asked
-from .common import Verdict, because, threshold
-from .named import Forms, stems
-from .words import other_kind
+from .common import Asked, Verdict, because, threshold
+from .words import other_kind, stems
 
 Fact = dict[str, Any]
 _PARENTHESES = re.compile(r"\([^()]*\)")
+_CONCEPTS = ("term:", "class:", "card:")
+# How many words after a number name what it counts ("one master rune card").
+_NOUN_PHRASE = 3
 
 
 @cache
-def _generic() -> frozenset[str]:
-    """Concepts too general to tell two counts apart (kb/data/query.toml [quantity])."""
-    return frozenset(f"term:{t}" for t in query_data()["quantity"]["generic"])
+def _words() -> dict[str, Any]:
+    """The curated words a count is read with (kb/data/query.toml [quantity]), read once:
+    concepts too general to tell two counts apart, words making a number a difference ("1500
+    more ATK than"), prefixes negating a qualifier ("non-basic"), function and cue words."""
+    data = query_data()["quantity"]
+    prefixes = "|".join(re.escape(p) for p in data["negating_prefixes"])
+    return {
+        "generic": frozenset(f"term:{t}" for t in data["generic"]),
+        "comparatives": frozenset(stem(fold(w)) for w in data["comparatives"]),
+        "negated": re.compile(rf"\b(?:{prefixes})(\w+)"),
+        "skip": frozenset(stopwords()) | cue_words(),
+    }
 
 
 def _concepts(u: Understood, asked: Asked) -> list[tuple[int, str]]:
@@ -46,8 +60,7 @@ def _concepts(u: Understood, asked: Asked) -> list[tuple[int, str]]:
     terms = [t for t in u.terms if "start" not in t or folded[t["start"] : t["end"]] not in games]
     found = [(t.get("start", 10**6), f"term:{t['term']}") for t in terms]
     found += [(c["start"], f"card:{c['id']}") for c in u.cards]
-    found += [(c["start"], f"class:{c['class']}") for c in asked.classes]
-    return sorted(found)
+    return sorted(found + [(c["start"], f"class:{c['class']}") for c in u.classes])
 
 
 def _counted(u: Understood, found: list[tuple[int, str]]) -> set[str]:
@@ -59,82 +72,52 @@ def _counted(u: Understood, found: list[tuple[int, str]]) -> set[str]:
     counts = {fold(k): v for k, v in data.get("counts", {}).items()}
     units: set[str] = set()
     for word in {m.group() for m in cue_pattern(tuple(counts)).finditer(folded)}:
-        unit = counts[word]
-        units |= {f"term:{unit}", f"word:{stem(word)}"} if unit else {f"word:{stem(word)}"}
-    measured = set()
-    measures = cue_pattern(tuple(data["measures"]))
-    for start, concept in found:  # "spell speed", "life points": the measure's own term
-        if concept.startswith("term:") and measures.search(folded, start, start + 40):
-            end = next((t["end"] for t in u.terms if t.get("start") == start), start)
-            if measures.search(folded[start:end]):
-                measured.add(concept)
+        units |= {f"word:{stem(word)}"} | ({f"term:{counts[word]}"} if counts[word] else set())
     # The first cue as whole words, and a cue right after it ("maximum number of cards").
     cues = list(cue_pattern(tuple(data["cues"])).finditer(folded))
-    if cues:
-        cue_end = cues[0].end()
-        for later in cues[1:]:
-            if folded[cue_end : later.start()].strip():
-                break
-            cue_end = later.end()
-        phrase = []
-        for m in re.finditer(r"\w+", folded[cue_end:]):
-            if m.group() in stopwords():
-                break
-            phrase.append((cue_end + m.start(), cue_end + m.end(), m.group()))
-        if phrase:
-            end = phrase[-1][1]
-            at_end = [c for pos, c in found if phrase[0][0] <= pos < end]
-            # Without a concept, any word of the phrase may be what it counts.
-            units |= {at_end[-1]} if at_end else {f"word:{stem(w)}" for _, _, w in phrase[:3]}
-            return units  # "how many Chains": what it counts, whatever measure it names
-    return units | measured
+    cue_end = cues[0].end() if cues else len(folded)
+    for later in cues[1:]:
+        if folded[cue_end : later.start()].strip():
+            break
+        cue_end = later.end()
+    phrase = []
+    for m in re.finditer(r"\w+", folded[cue_end:]):
+        if m.group() in stopwords():
+            break
+        phrase.append((cue_end + m.start(), cue_end + m.end(), m.group()))
+    if phrase:  # "how many Chains": what it counts, whatever measure it names
+        at_end = [c for pos, c in found if phrase[0][0] <= pos < phrase[-1][1]]
+        # Without a concept, any word of the phrase may be what it counts.
+        return units | ({at_end[-1]} if at_end else {f"word:{stem(w)}" for *_, w in phrase[:3]})
+    measures = cue_pattern(tuple(data["measures"]))
+    for start, concept in found:  # "spell speed", "life points": the measure's own term
+        end = next((t["end"] for t in u.terms if t.get("start") == start), start)
+        if concept.startswith("term:") and measures.search(folded[start:end]):
+            units.add(concept)
+    return units
 
 
 def _bound_asked(text: str) -> str:
     """at_least or at_most when the question asks for a minimum or a maximum, not both."""
-    folded = fold(text)
-    asked = [
-        bound
-        for bound, cues in query_data()["quantity"]["asks"].items()
-        if cue_pattern(tuple(cues)).search(folded)
-    ]
+    cues = query_data()["quantity"]["asks"].items()
+    asked = [b for b, said in cues if cue_pattern(tuple(said)).search(fold(text))]
     return asked[0] if len(asked) == 1 else ""
 
 
-def _value(fact: Fact, bound: str) -> str:
-    low, high = fact["low"], fact["high"]
-    if low is not None and high is not None and low != high:
-        if bound == "at_most":
-            return f"{high:g}"
-        if bound == "at_least":
-            return f"{low:g}"
-        return f"{low:g}-{high:g}"
-    return f"{(low if low is not None else high):g}"
-
-
-def _stating(facts: list[Fact], bound: str) -> list[Fact]:
-    """Of a rule's numbers, those stating the bound the question asks for, when some do."""
-    if bound == "at_least":
-        stating = [f for f in facts if f["low"] is not None and f["high"] != f["low"]]
-    elif bound == "at_most":
-        stating = [f for f in facts if f["high"] is not None and f["high"] != f["low"]]
-    else:
-        return facts
-    return stating or facts
-
-
-def _of_asked(fact: Fact, found: list[tuple[int, str]]) -> bool:
-    """The number is said of no other card than the question names, and is no difference
-    ("1500 more ATK than Blue-Eyes": kb/data/query.toml [quantity] comparatives)."""
-    subject = fact["subject"]
-    if subject.startswith("card:") and subject not in {c for _, c in found}:
-        return False
-    return fact["unit"].partition(":")[2] not in _comparatives()
-
-
-@cache
-def _comparatives() -> frozenset[str]:
-    return frozenset(stem(fold(w)) for w in query_data()["quantity"]["comparatives"])
+def _values(facts: list[Fact], bound: str) -> tuple[list[Fact], set[str]]:
+    """Of a rule's numbers, those stating the bound the question asks for when some do, and
+    their values (a range's end the question asks for, else the range)."""
+    side = {"at_least": "low", "at_most": "high"}.get(bound)
+    stating = [f for f in facts if side and f[side] is not None and f["high"] != f["low"]]
+    facts = stating or facts
+    values = set()
+    for f in facts:
+        low, high = f["low"], f["high"]
+        if low is not None and high is not None and low != high:
+            values.add(f"{f[side]:g}" if side else f"{low:g}-{high:g}")
+        else:
+            values.add(f"{(low if low is not None else high):g}")
+    return facts, values
 
 
 def _in_condition(fact: Fact) -> bool:
@@ -156,93 +139,50 @@ def _newest(facts: list[Fact]) -> list[Fact]:
     return [f for f in facts if not f["version"] or f["version"] == newest]
 
 
-def _asked_stems(u: Understood, found: list[tuple[int, str]], forms: Forms) -> set[str]:
-    """The question's stems, typed and corrected, and every way of writing its concepts."""
-    typed = words(fold(u.text))
-    asked = {stem(w) for w in typed} | {stem(u.corrections.get(w, w)) for w in typed}
-    return asked | {s for _, c in found for a in forms.of(c) for s in a.split("|")}
-
-
 def _qualified(fact: Fact, u: Understood, asked: set[str]) -> bool:
-    """The question states what qualifies the fact's count ("with the same name")."""
+    """The question states what qualifies the fact's count ("with the same name"), not a
+    prefix negating it ("non-basic magic stone") nor another kind ("cards that are heal
+    triggers" are no count of critical triggers)."""
     said = {stem(w) for w in words(fact["condition"]) if w not in stopwords() and not w.isdigit()}
     data = query_data()["quantity"]
     measure = {stem(fold(w)) for w in [*data["counts"], *data["numbers"]]}
-    unit = fact["unit"].partition(":")[2]
-    measure |= {stem(w) for w in re.split(r"[-\s]+", unit) if w}
-    measure |= {stem(c.partition(":")[2]) for c in _generic()}
-    rest = said - measure
-    if _negated_prefix(fact["condition"], fold(u.text)):
-        return False  # "non-basic magic stone" is not the question's "basic magic stone"
-    if other_kind(u.text, fact["condition"], _skip()):
-        return False  # "cards that are heal triggers" are no count of critical triggers
+    measure |= {stem(w) for w in re.split(r"[-\s]+", fact["unit"].partition(":")[2]) if w}
+    rest = said - measure - {stem(c.partition(":")[2]) for c in _words()["generic"]}
+    question = fold(u.text)
+    for m in _words()["negated"].finditer(fold(fact["condition"])):
+        plain = re.search(rf"(?<![\w-]){re.escape(m.group(1))}\b", question)
+        if plain and m.group() not in question:
+            return False
+    if other_kind(u.text, fact["condition"], _words()["skip"]):
+        return False
     return len(rest & asked) >= threshold("min_qualifier_share") * len(rest)
 
 
-@cache
-def _skip() -> frozenset[str]:
-    """Function and cue words: they narrow nothing a count is of."""
-    return frozenset(stopwords()) | cue_words()
-
-
-_NEGATED = re.compile(r"\b(?:non|un|in)-(\w+)")
-
-
-def _negated_prefix(condition: str, question: str) -> bool:
-    """The qualifier negates by a prefix ("non-basic") a word the question holds plain."""
-    for m in _NEGATED.finditer(fold(condition)):
-        base = m.group(1)
-        if re.search(rf"(?<![\w-]){re.escape(base)}\b", question) and m.group() not in question:
-            return True
-    return False
+def _name(concept: str) -> str:
+    """A concept's name without its kind or its number ("Spell Speed 3")."""
+    return re.sub(r"-\d+$", "", concept.partition(":")[2]) if concept.startswith(_CONCEPTS) else ""
 
 
 def _counts(fact: Fact, counted: set[str], asked: set[str]) -> bool:
     """The fact counts what the question counts: in its unit, or in a general one qualified by
     it ("4 cards that are heal triggers" counts heal triggers)."""
-    names = {_name(c) for c in counted}
-    if fact["unit"] in counted or _name(fact["unit"]) in names - {""}:  # a class is its term
+    unit, said = fact["unit"], words(fact["condition"])
+    if unit in counted or _name(unit) in {_name(c) for c in counted} - {""}:  # a class: its term
         return True
-    if fact["subject"] in counted and not fact["unit"].startswith(_CONCEPTS):
+    if fact["subject"] in counted and not unit.startswith(_CONCEPTS):
         return True  # "Spell Speed 3": said of it (but "a trigger ... 5000 power" counts power)
-    if fact["unit"].startswith("word:") and _first_words(fact["condition"]) & {
-        c.partition(":")[2] for c in counted if c.startswith("word:")
-    }:
+    counted_words = {c.partition(":")[2] for c in counted if c.startswith("word:")}
+    if unit.startswith("word:") and {stem(w) for w in said[:_NOUN_PHRASE]} & counted_words:
         return True  # "one master rune card" counts master runes
-    if fact["unit"] not in _generic():
+    if unit not in _words()["generic"]:
         return False
-    said = words(fact["condition"])
-    qualifier = {stem(w) for w in said}
-    for unit in counted:
-        named = {stem(w) for w in re.split(r"[-\s]+", unit.partition(":")[2]) if w}
-        if unit.startswith("term:") and named and named <= qualifier:
+    for concept in counted:
+        named = {stem(w) for w in re.split(r"[-\s]+", concept.partition(":")[2]) if w}
+        if concept.startswith("term:") and named and named <= {stem(w) for w in said}:
             # ... but not a narrower kind ("heal triggers" are no count of "triggers").
             at = next(i for i, w in enumerate(said) if stem(w) in named)
             return at == 0 or said[at - 1] in stopwords() or stem(said[at - 1]) in asked
     return False
-
-
-_CONCEPTS = ("term:", "class:", "card:")
-# How many words after a number name what it counts ("one master rune card").
-_NOUN_PHRASE = 3
-
-
-def _name(concept: str) -> str:
-    """A concept's name without its kind or its number ("Spell Speed 3")."""
-    if not concept.startswith(_CONCEPTS):
-        return ""
-    return re.sub(r"-\d+$", "", concept.partition(":")[2])
-
-
-def _first_words(condition: str) -> set[str]:
-    return {stem(w) for w in words(condition)[:_NOUN_PHRASE]}
-
-
-def _about_wanted(fact: Fact, wanted: set[str], forms: Forms, context: set[str]) -> bool:
-    """Each concept the question names (but what it counts) is what the number is said of, or
-    is named in its own clause or the passage's section."""
-    held = stems(fact["outcome"] or fact["quote"]) | context
-    return all(fact["subject"] == c or forms.named(c, held) for c in wanted)
 
 
 def _matching(conn: sqlite3.Connection, u: Understood, asked: Asked,
@@ -250,52 +190,55 @@ def _matching(conn: sqlite3.Connection, u: Understood, asked: Asked,
     """The facts of the best passages answering how many, and their value; ``counted``: what
     is counted, when not read from the question's cue."""
     top = passages.best(u, asked)
-    if not top:
-        return None
-    facts = run(conn, "verdict_rule_quantities", ids=[p["id"] for p in top])
+    facts = run(conn, "verdict_rule_quantities", ids=[p["id"] for p in top]) if top else []
     versions = passages.named_versions(u.text)
-    if versions:
-        facts = [f for f in facts if f["version"] in versions]
-    facts = _newest(facts)
+    facts = _newest([f for f in facts if not versions or f["version"] in versions])
     found = _concepts(u, asked)
-    if counted is None:
-        counted = _counted(u, found)
+    counted = _counted(u, found) if counted is None else counted
     names = {_name(c) for c in counted} - {""}
-    wanted = {c for _, c in found if _name(c) not in names} - _generic() - counted
-    forms = Forms(conn)
-    asked_stems = _asked_stems(u, found, forms)
-    context = {p["id"]: stems(" ".join([p.get("title") or "", p.get("section_path") or ""]))
-               for p in top}  # fmt: skip
-    if not counted:
+    wanted = {c for _, c in found if _name(c) not in names} - _words()["generic"] - counted
+    typed = words(fold(u.text))
+    asked_stems = {stem(w) for w in typed} | {stem(u.corrections.get(w, w)) for w in typed}
+    asked_stems |= {s for _, c in found for a in asked.forms.of(c) for s in a.split("|")}
+    if counted:
+        facts = [f for f in facts if _counts(f, counted, asked_stems)]
+    else:
         # Nothing named is counted: a number in a condition is a threshold, no value ("If a
         # player has a life total of 0 or below" says nothing of the starting life).
         facts = [f for f in facts if not _in_condition(f)]
-    counting: dict[str, list[Fact]] = {}
-    for f in facts:
-        if not counted or _counts(f, counted, asked_stems):
-            counting.setdefault(f["rule"], []).append(f)
-    by_rule: dict[str, list[Fact]] = {}
+    ranked = []
     for p in top:
-        every = counting.get(p["id"], [])
-        mine = [f for f in every if _qualified(f, u, asked_stems)]
-        around = context[p["id"]]
+        every = [f for f in facts if f["rule"] == p["id"]]
+        around = stems(" ".join([p.get("title") or "", p.get("section_path") or ""]))
         if counted and len({f["low"] for f in every} | {f["high"] for f in every}) == 1:
             # The rule's one number counting what is asked is said of its whole text (but
             # its parentheses).
-            text = " ".join([p["text"], p.get("reading") or ""])
-            around = around | stems(_PARENTHESES.sub(" ", text))
-        kept = [f for f in mine if _about_wanted(f, wanted, forms, around) and _of_asked(f, found)]
+            around |= stems(_PARENTHESES.sub(" ", f"{p['text']} {p.get('reading') or ''}"))
+        kept = [
+            f for f in every
+            if _qualified(f, u, asked_stems) and _about(f, found, wanted, asked, around)
+        ]  # fmt: skip
         if kept:
-            by_rule[p["id"]] = kept
-    ranked = [by_rule[p["id"]] for p in top if p["id"] in by_rule]
-    if not ranked:
+            ranked.append(_values(kept, _bound_asked(u.text)))
+    if not ranked or len(ranked[0][1]) != 1:
         return None
-    bound = _bound_asked(u.text)
-    ranked = [_stating(facts, bound) for facts in ranked]
-    values = [{_value(f, bound) for f in found} for found in ranked]
-    if len(values[0]) != 1 or (counted and any(v != values[0] for v in values[1:])):
+    if counted and any(values != ranked[0][1] for _, values in ranked[1:]):
         return None
-    return ranked[0], next(iter(values[0]))
+    return ranked[0][0], next(iter(ranked[0][1]))
+
+
+def _about(fact: Fact, found: list[tuple[int, str]], wanted: set[str], asked: Asked,
+           around: set[str]) -> bool:  # fmt: skip
+    """The number is said of no other card than the question names, is no difference ("1500
+    more ATK than Blue-Eyes"), and each concept the question names (but what it counts) is what
+    it is said of or named in its own clause or the passage's section."""
+    subject = fact["subject"]
+    if subject.startswith("card:") and subject not in {c for _, c in found}:
+        return False
+    if fact["unit"].partition(":")[2] in _words()["comparatives"]:
+        return False
+    held = stems(fact["outcome"] or fact["quote"]) | around
+    return all(subject == c or asked.forms.named(c, held) for c in wanted)
 
 
 def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
@@ -305,8 +248,9 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
     if found is None:
         return None
     matching, value = found
-    return Verdict(value, f"{value}: {matching[0]['quote']}", [because(conn, f) for f in matching],
-                   kind="quantity", moment=matching[0]["moment"])  # fmt: skip
+    text = f"{value}: {matching[0]['quote']}"
+    cited = [because(conn, f) for f in matching]
+    return Verdict(value, text, cited, kind="quantity", moment=matching[0]["moment"])
 
 
 def within(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
@@ -315,45 +259,58 @@ def within(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
     numbers = stated_numbers(u)
     if len(numbers) != 1:
         return None
-    bound, value, end = numbers[0]
-    folded = fold(u.text)
+    _, count, end = numbers[0]
     unit = lexicon().unit(u.text, end)
     counted = {f"word:{unit}"} if unit else set()
     counted |= {concept for at, concept in _concepts(u, asked) if end <= at <= end + 2}
-    if not counted:
-        return None
     compare = query_data()["quantity"]["compare"]
-    before = folded[max(0, end - 30) : end]
-    count = value
+    before = fold(u.text)[max(0, end - 30) : end]
     if cue_pattern(tuple(compare["more_than"])).search(before):
-        count = value + 1  # "more than 4": five, the least count it asks about
+        count += 1  # "more than 4": five, the least count it asks about
     elif cue_pattern(tuple(compare["less_than"])).search(before):
-        count = value - 1
-    found = _matching(conn, u, asked, counted)
-    if found is None:
+        count -= 1
+    found = _matching(conn, u, asked, counted) if counted else None
+    # "5 grids of monsters" states no bound that "two monsters attack" is within.
+    if found is None or found[0][0]["modality"] == "states":
         return None
-    matching, _ = found
-    fact = matching[0]
-    if fact["modality"] == "states":
-        return None  # "5 grids of monsters" sets no bound that "two monsters attack" is within
+    fact = found[0][0]
     # The sentence bounding the count (or its heading) names what the question names.
-    heading = [p for p in asked.passages if p["id"] == fact["rule"]][:1]
-    said = [
-        fact["quote"],
-        *(f"{p.get('title') or ''} {p.get('section_path') or ''}" for p in heading),
-    ]
-    forms, held = Forms(conn), stems(" ".join(said))
-    named = {c for _, c in _concepts(u, asked)} - counted - _generic()
-    if not all(forms.named(c, held) for c in named):
+    heading = [f"{p.get('title') or ''} {p.get('section_path') or ''}"
+               for p in asked.passages if p["id"] == fact["rule"]][:1]  # fmt: skip
+    held = stems(" ".join([fact["quote"], *heading]))
+    named = {c for _, c in _concepts(u, asked)} - counted - _words()["generic"]
+    if not all(asked.forms.named(c, held) for c in named):
         return None
     low = fact["low"] if fact["low"] is not None else 0
     high = fact["high"] if fact["high"] is not None else float("inf")
-    if fact["modality"] in ("states", "exactly") and fact["low"] is not None:
+    if fact["modality"] == "exactly" and fact["low"] is not None:
         low = high = fact["low"]
     verdict = "yes" if low <= count <= high else "no"
-    opening = {"yes": "Yes", "no": "No"}[verdict]
-    return Verdict(verdict, f"{opening}: {fact['quote']}", [because(conn, f) for f in matching],
-                   kind="quantity", moment=fact["moment"])  # fmt: skip
+    text = narrate("quoted", opening=narrate(verdict), quote=fact["quote"])
+    cited = [because(conn, f) for f in found[0]]
+    return Verdict(verdict, text, cited, kind="quantity", moment=fact["moment"])
 
 
-__all__ = ["in_passages", "lexicon", "within"]
+def printed(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
+    """The number a card prints for the one field asked (ATK, DEF, Level), when the question
+    holds nothing but the card, the field and words that ask (or ask for the printed value:
+    "original")."""
+    data = query_data()
+    fields = [f for f in u.facts if f in data["facts_numeric"]["fields"]]
+    asking = {w for names in data["facts"].values() for n in names for w in folded_words(n).split()}
+    asking |= {fold(w) for w in data["printed"]["words"]} | set(stopwords()) | cue_words()
+    # One card, perhaps named twice ("「魔导战士 破坏者」（Breaker the Magical Warrior）").
+    if len({c["id"] for c in u.cards}) != 1 or len(fields) != 1:
+        return None
+    if not all(w in asking for w in u.words):
+        return None
+    rows = run(conn, "card_facts", id=u.cards[0]["id"])
+    found = [{**r, "id": f"{r['rule']}#{r['field']}", "quote": f"{r['field']}: {r['value']}"}
+             for r in rows if r["field"] == fields[0]]  # fmt: skip
+    values = {f["value"] for f in found}
+    if len(values) != 1 or not re.fullmatch(r"\d+", next(iter(values))):
+        return None
+    said = values.pop()
+    text = narrate("card_value", value=said, card=u.cards[0]["name"], field=fields[0].upper())
+    cited = [because(conn, f) for f in found]
+    return Verdict(said, text, cited, kind="card", cards=[u.cards[0]["id"]])

@@ -5,7 +5,7 @@ Every clause of every rule is a statement fact (ingest/extract/clauses.py): a mo
 cannot, must, needn't, only; does / does-not), a condition, exception words. A clause answers
 when it holds most of the question's words and the rest are said around it, the question
 states its condition, it holds no exception and it is said of what the question names; the
-question's modality decides how it reads (READINGS). Clauses that disagree give no verdict.
+question's modality decides how it reads (``reading``). Clauses that disagree give no verdict.
 
 On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
 """
@@ -18,46 +18,52 @@ from collections.abc import Set as AbstractSet
 from functools import cache
 from typing import Any
 
-from ingest.text import fold, stem, words
+from ingest.text import fold, stem
+from ingest.text import words as text_words
 
 from ...lexicon.words import query_data, stopwords
+from ...lookups.labels import narrate
 from ...store import datafiles
 from ...store.vocabulary import load_vocabulary
 from ..passes_asks import lexicon, stated_numbers
 from ..question import Understood
-from . import passages
-from .asked import Asked
-from .common import Verdict, because, threshold
-from .named import stems
-from .words import asked_words, content, holds, narrowed, polar_words, required_words, skipped
-from .words import plain as plain_words
+from . import passages, words
+from .common import Asked, Verdict, because, threshold
 
-# (question modality, clause reading) -> verdict; pairs not listed give none ("must X?" is
-# not answered by "X can", nor "can X?" by "X happens").
-READINGS = {
-    ("can", "can"): "yes",
-    ("can", "cannot"): "no",
-    ("", "can"): "yes",
-    ("", "cannot"): "no",
-    ("must", "must"): "yes",
-    ("", "must"): "yes",
-    ("must", "needn't"): "no",
-    ("", "needn't"): "no",
-    ("", "does"): "yes",
-    ("", "does-not"): "no",
-    ("must", "does"): "yes",
-    ("must", "does-not"): "no",
-}
+
+def reading(asked: str, said: str) -> str:
+    """The verdict a clause of modality ``said`` gives a question of modality ``asked``, or ""
+    (kb/data/query.toml [readings])."""
+    return query_data()["readings"].get(asked, {}).get(said, "")
+
+
+def _alternation(phrases: list[str]) -> str:
+    """Folded phrases as a regular expression's alternatives, the longest first."""
+    return "|".join(re.escape(fold(w)) for w in sorted(phrases, key=len, reverse=True))
 
 
 @cache
-def _negations(lang: str) -> re.Pattern[str]:
-    """The words that negate a question in its language (kb/data/statements.toml)."""
-    ws = datafiles.load("statements")["negations"].get(lang) or []
-    if not ws:
-        return re.compile(r"(?!)")  # a language listing none: nothing negates
-    body = "|".join(re.escape(fold(w)) for w in sorted(ws, key=len, reverse=True))
-    return re.compile(rf"(?<!\w)(?:{body})(?!\w)")
+def _word_sets() -> dict[str, Any]:
+    """The curated words clauses and questions are read with, compiled once: the words that
+    negate a question in each language, a pronoun standing for the rule's topic opening a
+    clause (after "and", "also"...), the opposites ("face-up", "face-down":
+    ingest/data/statements.toml); the stems of the words any question supposes
+    (kb/data/query.toml [conditions])."""
+    data = datafiles.load("statements")
+    pronouns = _alternation([w for ws in data["pronouns"].values() for w in ws])
+    openers = "|".join(re.escape(fold(w)) for w in query_data()["pronoun_openers"]["words"])
+    pairs = [(fold(a), fold(b)) for a, b in data["opposites"]["pairs"]]
+    implied = query_data()["conditions"]["implied"]
+    return {
+        "negations": {
+            lang: re.compile(rf"(?<!\w)(?:{_alternation(ws)})(?!\w)")
+            for lang, ws in data["negations"].items()
+            if ws
+        },  # fmt: skip
+        "pronoun": re.compile(rf"^\W*(?:(?:{openers})\s+)*(?:{pronouns})(?!\w)"),
+        "opposites": [*pairs, *((b, a) for a, b in pairs)],
+        "implied": frozenset(stem(w) for phrase in implied for w in text_words(fold(phrase))),
+    }
 
 
 def condition_share(
@@ -65,38 +71,17 @@ def condition_share(
 ) -> float:
     """How much of the fact's condition the question states (1.0 without one; 0.0 when it
     says the opposite: "face-up" for "face-down")."""
-    if asked_text and _contradicts(fact["condition"], asked_text):
-        return 0.0
-    condition = content(fact["condition"], set(stopwords())) - (_implied() - asked_stems)
+    said, asked = fold(fact["condition"]), fold(asked_text)
+    for x, y in _word_sets()["opposites"] if asked_text else []:
+        if _has_word(said, x) and _has_word(asked, y) and not _has_word(asked, x):
+            return 0.0
+    implied = _word_sets()["implied"] - asked_stems
+    condition = words.content(fact["condition"], set(stopwords())) - implied
     return len(condition & asked_stems) / len(condition) if condition else 1.0
-
-
-@cache
-def _implied() -> frozenset[str]:
-    """Stems of the words any question supposes (kb/data/query.toml [conditions])."""
-    implied = query_data()["conditions"]["implied"]
-    return frozenset(stem(w) for phrase in implied for w in words(fold(phrase)))
-
-
-def _contradicts(condition: str, question: str) -> bool:
-    said, asked = fold(condition), fold(question)
-    for a, b in datafiles.load("statements")["opposites"]["pairs"]:
-        for x, y in ((fold(a), fold(b)), (fold(b), fold(a))):
-            if _has_word(said, x) and _has_word(asked, y) and not _has_word(asked, x):
-                return True
-    return False
 
 
 def _has_word(text: str, phrase: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text) is not None
-
-
-@cache
-def _pronoun() -> re.Pattern[str]:
-    pronouns = [w for ws in datafiles.load("statements")["pronouns"].values() for w in ws]
-    body = "|".join(re.escape(fold(w)) for w in sorted(pronouns, key=len, reverse=True))
-    openers = "|".join(re.escape(fold(w)) for w in query_data()["pronoun_openers"]["words"])
-    return re.compile(rf"^\W*(?:(?:{openers})\s+)*(?:{body})(?!\w)")
 
 
 def _ids(concepts: str) -> set[str]:
@@ -104,30 +89,23 @@ def _ids(concepts: str) -> set[str]:
     return {c.partition(":")[2] for c in concepts.split() if not c.startswith("timing:")}
 
 
-def asked_concepts(u: Understood, asked: Asked) -> set[str]:
-    named = [f"term:{t['term']}" for t in u.terms] + [f"card:{c['id']}" for c in u.cards]
-    return _ids(" ".join(named + [f"class:{c['class']}" for c in asked.classes]))
-
-
 def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: set[str],
              topic: set[str], plain: list[set[str]]) -> str:  # fmt: skip
     """The verdict a statement fact gives the question, or "". ``topic``: the concepts the rule
     opens with ("it"); ``plain``: the question's own words, which the clause must hold."""
-    if fact["limits"] or condition_share(fact, asked_stems, asked.text) < threshold(
+    u, said = asked.u, fact["modality"]
+    if fact["limits"] or condition_share(fact, asked_stems, u.text) < threshold(
         "min_condition_share"
     ):
         return ""
-    if (
-        _pronoun().search(fold(fact["outcome"]))
-        and topic
-        and not topic & asked_concepts(asked.u, asked)
-    ):
+    ids = [*(t["term"] for t in u.terms), *(c["id"] for c in u.cards)]
+    ids += [c["class"] for c in u.classes]
+    if topic and not topic & set(ids) and _word_sets()["pronoun"].search(fold(fact["outcome"])):
         return ""  # "It can also be activated ..." said of a Field Spell is not of a trap
-    said = fact["modality"]
-    own = stems(f"{fact['condition']} {fact['outcome']}")
-    if not holds(own, plain):
+    if not words.holds_all(words.stems(f"{fact['condition']} {fact['outcome']}"), plain):
         return ""  # "players may concede" does not say whether an effect can force it
-    if said in ("does", "does-not") and asked.action and asked.action not in fact["action"].split():
+    action = u.action
+    if said in ("does", "does-not") and action and action not in fact["action"].split():
         return ""  # "does the starting player draw" is not "... skips his first Draw Phase"
     if said in ("does", "does-not"):
         # What the clause says is done is what is asked ("skip the recovery phase" does not
@@ -135,31 +113,30 @@ def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: se
         named = {
             s for c in fact["concepts"].split() for a in asked.forms.of(c) for s in a.split("|")
         }
-        own = content(fact["outcome"], skip | polar_words()) - named
+        own = words.content(fact["outcome"], skip | words.polar_words()) - named
         if len(own - asked_stems) > threshold("clause_extra_words"):
             return ""
     else:
         # What the modality is said of: the words before it in its part of the clause.
         before = fact["subject"].rpartition(",")[2]
         subject = [
-            w for w in words(before)
+            w for w in text_words(before)
             if w not in skip and len(w) > 1 and not lexicon().negated_subjects.search(w)
         ]  # fmt: skip
         if not {stem(w) for w in subject} <= asked_stems:
             return ""
     if any(bound for bound, _, _ in lexicon().quantities(fact["outcome"])):
         return ""  # a number bounds it ("up to four"): how many, not whether
-    return READINGS.get((asked.modality, said), "")
+    return reading(u.modality, said)
 
 
 def answering(clause: str, around: set[str], required: list[set[str]]) -> bool:
     """The clause holds most of the question's words, the rest said around it."""
-    own = stems(clause)
-    held = sum(1 for alternatives in required if holds(own, [alternatives]))
-    missing = [alternatives for alternatives in required if not holds(own | around, [alternatives])]
-    # Of many words one may be unsaid, but not one narrowing a name (words.Narrowing).
-    slack = 1 if len(required) >= threshold("slack_from") and not narrowed(missing) else 0
-    return 2 * held >= len(required) and len(missing) <= slack
+    own = words.stems(clause)
+    held = sum(1 for alternatives in required if words.holds(own, alternatives))
+    missing = [options for options in required if not words.holds(own | around, options)]
+    slack_from = threshold("slack_from")
+    return 2 * held >= len(required) and words.all_but_one(missing, required, slack_from)
 
 
 def asking_sentence(text: str) -> str:
@@ -174,7 +151,8 @@ def _asked_negation(text: str, lang: str) -> bool:
     """The question asks a negated thing ("can't I ..."), not in the condition it supposes."""
     sentence = asking_sentence(text)
     parts = lexicon().split_condition(sentence)
-    return bool(_negations(lang or "en").search(fold(parts[1] if parts else sentence)))
+    negations = _word_sets()["negations"].get(lang or "en")
+    return bool(negations and negations.search(fold(parts[1] if parts else sentence)))
 
 
 def _counts(conn: sqlite3.Connection, u: Understood, classes: list[dict[str, Any]]) -> bool:
@@ -188,18 +166,13 @@ def _counts(conn: sqlite3.Connection, u: Understood, classes: list[dict[str, Any
     vocabulary = load_vocabulary(conn)
     keys = [e["key"] for e in (*vocabulary.terms, *vocabulary.timing) if " " in e["key"]]
     for _, _, end in found:
-        start = re.search(r"\w+$", folded[:end])
-        token = start.group() if start else ""
+        token = m.group() if (m := re.search(r"\w+$", folded[:end])) else ""
         named = any(c["start"] < end <= c["start"] + len(c["text"]) for c in classes)
-        for key in keys:
-            if token not in key.split():
-                continue
+        for key in (k for k in keys if token in k.split() and not named):
             at = folded.find(key)
             while at >= 0 and not named:
                 named = at <= end - len(token) and end <= at + len(key)
                 at = folded.find(key, at + 1)
-            if named:
-                break
         if not named:
             return True
     return False
@@ -207,16 +180,16 @@ def _counts(conn: sqlite3.Connection, u: Understood, classes: list[dict[str, Any
 
 def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """Yes or no, read from the clause of the best passages that states the question."""
-    if asked.unknown or asked.unresolved or _asked_negation(u.text, u.lang):
+    if u.unresolved or _asked_negation(u.text, u.lang):
         return None
-    if _counts(conn, u, asked.classes):
+    if _counts(conn, u, u.classes):
         return None  # "more than once", "2 copies": a count, which no modality weighs
-    required = required_words(conn, u)
+    required = words.required_words(conn, u)
     if len(required) < 2:
         return None  # too little said to find the clause that says it
-    asked_stems = asked_words(u, required)
-    plain = plain_words(required)
-    skip = skipped(conn)
+    asked_stems = words.asked_words(u, required)
+    plain = words.plain(required)
+    skip = words.skipped(conn)
     readings = []
     for p in passages.top(asked):
         mine, around = passages.clauses(conn, p)
@@ -245,8 +218,8 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
         return None
     fact, verdict = readings[0]
     cited = [because(conn, f) for f, _ in readings]
-    opening = {"yes": "Yes", "no": "No"}[verdict]
-    return Verdict(verdict, f"{opening}: {fact['quote']}", cited, kind="statement")
+    text = narrate("quoted", opening=narrate(verdict), quote=fact["quote"])
+    return Verdict(verdict, text, cited, kind="statement")
 
 
 __all__ = ["answering", "condition_share", "modal_sentence"]

@@ -14,14 +14,14 @@ from typing import Any
 from ingest.text import fold
 
 from ...lexicon.words import query_data, stopwords
+from ...lookups.labels import narrate
 from ...store.db import first, run
 from ...store.vocabulary import load_vocabulary
 from ..passes_asks import lexicon
 from ..question import Understood
 from . import passages, statement, words
-from .asked import Asked
-from .common import Verdict, because, moment_name, threshold
-from .named import stems
+from .common import Asked, Verdict, because, moment_name, threshold
+from .words import stems
 
 # The modalities of a clause telling when a thing happens; when it may be done, when allowed.
 _HAPPENS = ("can", "must", "does", "only")
@@ -48,17 +48,10 @@ def _time_of(clause: str) -> str:
     return " ".join(every).rstrip(" ,.")
 
 
-def _answer(
-    conn: sqlite3.Connection,
-    p: dict[str, Any],
-    u: Understood,
-    required: list[set[str]],
-    action: str,
-    modality: str = "",
-    asking: list[set[str]] | None = None,
-) -> tuple[str, dict[str, Any]] | None:
-    """(when, the deciding fact) from one passage, or None. The clause must say the
-    ``action`` is done and hold the ``asking`` sentence's words."""
+def _answer(conn: sqlite3.Connection, p: dict[str, Any], u: Understood, required: list[set[str]],
+            asking: list[set[str]]) -> tuple[str, dict[str, Any]] | None:  # fmt: skip
+    """(when, the deciding fact) from one passage, or None. The clause must say the action
+    asked is done and hold the ``asking`` sentence's words."""
     cards = {c["id"] for c in u.cards}
     if cards and not cards <= set((p.get("card_ids") or "").split()):
         return None
@@ -66,14 +59,15 @@ def _answer(
     # The English (a gloss's, or the rule's own) first: the verdict is read in English.
     for fact in sorted(facts, key=lambda f: f["lang"] != "en"):
         clause = f"{fact['condition']} {fact['outcome']}"
-        if fact["modality"] not in (_ALLOWS if modality == "can" else _HAPPENS):
+        if (
+            fact["modality"] not in (_ALLOWS if u.modality == "can" else _HAPPENS)
+            # "it is flipped face-up at this time" does not say its Flip Effect activates
+            or (u.action and u.action not in fact["action"].split())
+            or (not cards and not statement.answering(clause, around, required))
+            # "triggers at the start of the Unfurl step" says not when it is put on ...
+            or not words.holds_all(stems(clause), asking)
+        ):
             continue
-        if action and action not in fact["action"].split():
-            continue  # "it is flipped face-up at this time" does not say its Flip Effect activates
-        if not cards and not statement.answering(clause, around, required):
-            continue
-        if asking and not words.holds(stems(clause), asking):
-            continue  # "triggers at the start of the Unfurl step" says not when it is put on ...
         # What the rule says happens says when; else its condition does.
         time = _time_of(fact["outcome"] if lexicon().time_phrase(fact["outcome"]) else clause)
         if fact["limits"] and (time or fact["condition"]):
@@ -86,13 +80,12 @@ def _answer(
             # happen": not "when an effect triggers 'at the beginning of battle phase'")
             and _question_share(fact["condition"], u.text) < threshold("min_condition_share")
         ):  # fmt: skip
-            return f"when {fact['condition']}", fact  # "may initiate battle if it is main timing"
+            # "may initiate battle if it is main timing"
+            return narrate("when_condition", condition=fact["condition"]), fact
         # A moment the question names already ("when in the Damage Step"): no answer.
         named = {t["node"] for t in u.timing}
-        nodes = [n for n in (p.get("nodes") or "").split() if n not in named]
-        if nodes:
-            names = [_where(conn, n) for n in nodes]
-            return "; ".join(dict.fromkeys(names)), fact
+        if nodes := [n for n in (p.get("nodes") or "").split() if n not in named]:
+            return "; ".join(dict.fromkeys(_where(conn, n) for n in nodes)), fact
     return None
 
 
@@ -119,8 +112,8 @@ def _where(conn: sqlite3.Connection, node: str) -> str:
     siblings = run(conn, "timing_siblings", parent=row["parent"], tree=row["tree"])
     ids = [s["id"] for s in siblings]
     at = ids.index(node) if node in ids else 0
-    following = f", following {siblings[at - 1]['en']}" if at > 0 else ""
-    return f"{name}, sub-step {row['label']}{following}"
+    following = narrate("following", step=siblings[at - 1]["en"]) if at > 0 else ""
+    return narrate("sub_step", moment=name, label=row["label"], following=following)
 
 
 def _base(when: str) -> str:
@@ -151,21 +144,15 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
     if len(required) < 2 and not u.cards:
         return None
     asking = _asking_words(conn, u)
-    answers = [
-        a
-        for p in passages.best(u, asked)
-        if (a := _answer(conn, p, u, required, asked.action, asked.modality, asking))
-    ]
+    answers = [a for p in passages.best(u, asked) if (a := _answer(conn, p, u, required, asking))]
     if not answers:
         return None
-    when, fact = answers[0]
+    (when, fact), cited = answers[0], [because(conn, f) for _, f in answers[:2]]
     if len({_base(w) for w, _ in answers[:2]}) != 1:
         # One statement standing at two moments happens at both; else they disagree.
         (other, second) = answers[1]
         if fold(second["outcome"]) != fold(fact["outcome"]):
             return None
-        when = f"{when} and {other}"
-    cited = [because(conn, f) for _, f in answers[:2]]
-    verdict = when.split("; ")[0].lower()
-    return Verdict(verdict, f"{when[:1].upper()}{when[1:]}: {fact['quote']}", cited,
-                   kind="when", moment=fact["moment"])  # fmt: skip
+        when = narrate("two_moments", first=when, second=other)
+    text = f"{when[:1].upper()}{when[1:]}: {fact['quote']}"
+    return Verdict(when.split("; ")[0].lower(), text, cited, kind="when", moment=fact["moment"])

@@ -1,6 +1,8 @@
 """The words of a question a passage or a clause must hold, each as the stems that may stand
 for it (a term or a moment as any of its names, an everyday phrase as any of its expansions);
-and the words that say nothing of what it is about (function and cue words, game names...).
+the ways of writing a glossary term, a card or a card class, as stems (whether a clause names
+what the question names); and the words that say nothing of what it is about (function and
+cue words, game names...).
 
 On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
 """
@@ -11,32 +13,112 @@ import re
 import sqlite3
 from collections.abc import Set as AbstractSet
 from functools import cache
+from typing import Any
 
 from ingest.text import CJK_RUN, fold, stem, words
 
 from ...lexicon.words import cue_pattern, query_data, stopwords
 from ...store import datafiles
-from ...store.db import column
+from ...store.db import column, run
 from ...store.vocabulary import load_vocabulary
 from ..passes_asks import cue_phrases, cue_words, is_everyday_verb, lexicon, unread_chinese
 from ..question import Understood
-from . import named
-from .named import alternatives
+
+
+def stems(text: str) -> set[str]:
+    return {stem(w) for w in words(fold(text))}
+
+
+def content(text: str, skip: set[str]) -> set[str]:
+    return {stem(w) for w in words(fold(text)) if w not in skip and len(w) > 1}
+
+
+def alternatives(texts: list[str]) -> set[str]:
+    """A phrase's stems as one alternative ("a|b": every stem held) per way of writing it."""
+    return {"|".join(sorted(found)) for text in texts if (found := stems(text.replace("-", " ")))}
+
+
+def holds(held: set[str], options: set[str]) -> bool:
+    """Some way of writing a word is held whole."""
+    return any(set(a.split("|")) <= held for a in options)
+
+
+def holds_all(held: set[str], required: list[set[str]]) -> bool:
+    """Every required word is held, in one of its ways of writing it."""
+    return all(holds(held, options) for options in required)
+
+
+class Forms:
+    """The ways of writing the concepts of one question, looked up once."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.cache: dict[str, set[str]] = {}
+
+    def of(self, concept: str) -> set[str]:
+        if concept not in self.cache:
+            self.cache[concept] = alternatives(self._texts(*concept.split(":", 1)))
+        return self.cache[concept]
+
+    def _texts(self, kind: str, ident: str) -> list[str]:
+        vocab = load_vocabulary(self.conn)
+        if kind == "term":
+            return [ident, *(t["text"] for t in vocab.terms if t["term"] == ident)]
+        if kind == "card":
+            return [c["alias"] for c in vocab.cards if c["card"] == ident]
+        rows = run(self.conn, "class_names_of_game", game="") if kind == "class" else []
+        return [r["text"] for r in rows if r["class"] == ident]
+
+    def named(self, concept: str, held: set[str]) -> bool:
+        """``held`` (stems) names the concept in one of its non-CJK ways of writing."""
+        return holds(held, {a for a in self.of(concept) if not CJK_RUN.search(a)})
+
+
+@cache
+def _word_sets() -> dict[str, Any]:
+    """The curated words read here, folded once: one-word connectives opening a clause ("but",
+    "nhưng"), the words of a number's bounds ("exactly", "at least") and those making a clause
+    negative ("doesn't", "không": ingest/data/statements.toml); the clitics ("don't" is "do"
+    and "n't") and each stem of an everyday word to the stems of its synonyms
+    (kb/data/query.toml)."""
+    data = datafiles.load("statements")
+    clauses = [w for lang in ("en", "vi", "zh") for w in data["clauses"].get(lang, [])]
+    clitics = query_data()["clitics"]
+    not_after = "".join(f"(?<!{re.escape(w)})" for w in clitics["negation_not_after"])
+    negation = re.escape(clitics["negation"]).replace("'", "['’]")
+    endings = "|".join(re.escape(e) for e in clitics["after_apostrophe"])
+    synonyms: dict[str, frozenset[str]] = {}
+    for group in query_data()["synonyms"]["groups"]:
+        group_stems = frozenset(stem(fold(w)) for w in group)
+        synonyms |= dict.fromkeys(group_stems, group_stems)
+    return {
+        "connectives": frozenset(fold(w) for w in clauses if " " not in w),
+        "bounds": _phrase_words(data["bounds"]),
+        "polar": _phrase_words(data["polarity"]),
+        "clitic": re.compile(rf"{not_after}{negation}\b|['’](?:{endings})\b"),
+        "synonyms": synonyms,
+    }
+
+
+def _phrase_words(by_lang: dict[str, list[str]]) -> frozenset[str]:
+    return frozenset(w for phrases in by_lang.values() for p in phrases for w in fold(p).split())
+
+
+def polar_words() -> frozenset[str]:
+    """The words that make a clause negative ("doesn't", "không"): how it is said, not what."""
+    return _word_sets()["polar"]
+
+
+def synonyms() -> dict[str, frozenset[str]]:
+    """Each stem of an everyday word to the stems of its group (kb/data/query.toml)."""
+    return _word_sets()["synonyms"]
 
 
 def skipped(conn: sqlite3.Connection) -> set[str]:
     """Words that say nothing of a question's subject: function and cue words, game names."""
-    skip = set(stopwords()) | cue_words() | _bound_words() | _connectives()
+    sets = _word_sets()
+    skip = set(stopwords()) | cue_words() | sets["bounds"] | sets["connectives"]
     return skip | {fold(a) for aliases in load_vocabulary(conn).games.values() for a in aliases}
-
-
-@cache
-def _connectives() -> frozenset[str]:
-    """One-word connectives opening a clause ("but", "nhưng": kb/data/statements.toml)."""
-    data = datafiles.load("statements")["clauses"]
-    return frozenset(
-        fold(w) for lang in ("en", "vi", "zh") for w in data.get(lang, []) if " " not in w
-    )
 
 
 def _rulesets(conn: sqlite3.Connection) -> frozenset[str]:
@@ -44,25 +126,16 @@ def _rulesets(conn: sqlite3.Connection) -> frozenset[str]:
     return frozenset(column(conn, "ask_rulesets")) | frozenset(column(conn, "ask_document_kinds"))
 
 
-@cache
-def polar_words() -> frozenset[str]:
-    """The words that make a clause negative ("doesn't", "không"): how it is said, not what."""
-    words_ = datafiles.load("statements")["polarity"].values()
-    return frozenset(w for ws in words_ for phrase in ws for w in fold(phrase).split())
-
-
-@cache
-def _bound_words() -> frozenset[str]:
-    """The words of a number's bounds ("exactly", "đúng", "at least")."""
-    bounds = datafiles.load("statements")["bounds"].values()
-    return frozenset(w for words_ in bounds for phrase in words_ for w in fold(phrase).split())
+def moment_names(conn: sqlite3.Connection) -> dict[str, list[str]]:
+    """Each moment's names ("回合", "turn"; "tính toán thiệt hại", "damage calculation")."""
+    names: dict[str, list[str]] = {}
+    for row in load_vocabulary(conn).timing:
+        names.setdefault(row["node"], []).append(row["text"])
+    return names
 
 
 # A word a sentence must hold: where the question says it, its ways of writing (as stems).
 Required = tuple[int, int, set[str]]
-
-# "can't" keeps its "can" (a cue word), "don't" is "do" and "n't"
-_CLITIC = re.compile(r"(?<!ca)n['’]t\b|['’](?:s|t|d|ll|re|ve|m)\b")
 
 
 def _term_forms(conn: sqlite3.Connection) -> dict[str, list[str]]:
@@ -118,7 +191,9 @@ def _blanked(
 ) -> tuple[str, list[Required]]:
     """The folded question with ``apart``, the games it names and clitics ("can't") blanked
     (positions stay the question's), and the game names standing for words (_game_mentions)."""
-    folded = list(_CLITIC.sub(lambda m: " " * len(m.group()), fold(u.corrected or u.text)))
+    folded = list(
+        _word_sets()["clitic"].sub(lambda m: " " * len(m.group()), fold(u.corrected or u.text))
+    )
     games, as_words = _game_mentions(conn, "".join(folded), forms)
     for start, end in [*apart, *games]:
         folded[start:end] = [" "] * (end - start)
@@ -130,9 +205,12 @@ class Narrowing(set):
     leaves it unsaid speaks of another kind, so no slack is spent on it."""
 
 
-def narrowed(missing: list[set[str]]) -> bool:
-    """One of the missing required words is a Narrowing."""
-    return any(isinstance(m, Narrowing) for m in missing)
+def all_but_one(missing: list[set[str]], required: list[Any], slack_from: float) -> bool:
+    """No required word is missing, or of a long question (``slack_from`` words, tuned) one,
+    but not one narrowing a name it names (a Narrowing)."""
+    if len(missing) != 1:
+        return not missing
+    return len(required) >= slack_from and not isinstance(missing[0], Narrowing)
 
 
 def _narrowing_at(u: Understood, tokens: list[tuple[int, str]], skip: set[str]) -> set[int]:
@@ -183,10 +261,7 @@ def required_spans(
         if "start" in t and folded[t["start"] : t["end"]].strip():
             texts = [folded[t["start"] : t["end"]], t["term"], *forms.get(t["term"], [])]
             spans.append((t["start"], t["end"], alternatives(texts)))
-    # A moment as any of its names ("回合", "turn"; "tính toán thiệt hại", "damage calculation").
-    names: dict[str, list[str]] = {}
-    for row in load_vocabulary(conn).timing:
-        names.setdefault(row["node"], []).append(row["text"])
+    names = moment_names(conn)  # a moment as any of its names
     for t in u.timing:
         if "start" not in t or not folded[t["start"] : t["end"]].strip():
             continue  # a moment in the spans ``apart``: read elsewhere
@@ -244,17 +319,6 @@ def _unread_pieces(
     return out
 
 
-@cache
-def synonyms() -> dict[str, frozenset[str]]:
-    """Each stem of an everyday word to the stems of its group (kb/data/query.toml)."""
-    out: dict[str, frozenset[str]] = {}
-    for group in query_data()["synonyms"]["groups"]:
-        stems_ = frozenset(stem(fold(w)) for w in group)
-        for s in stems_:
-            out[s] = stems_
-    return out
-
-
 def plain(required: list[set[str]]) -> list[set[str]]:
     """The question's own words among the required (a word, or a word and its synonyms)."""
     groups = set(synonyms().values())
@@ -264,17 +328,12 @@ def plain(required: list[set[str]]) -> list[set[str]]:
     ]  # fmt: skip
 
 
-def holds(sentence_stems: set[str], required: list[set[str]]) -> bool:
-    """Every required word is held, in one of its ways of writing it."""
-    return all(named.holds(sentence_stems, options) for options in required)
-
-
 def other_kind(question: str, clause: str, skip: AbstractSet[str]) -> bool:
     """The clause speaks of another kind of a thing the question names ("heal triggers" for
     "critical trigger"): a word both hold is narrowed by a different word before it in each,
     which the other text lacks. ``skip``: words that narrow nothing."""
     asked, said = _before_each(question, skip), _before_each(clause, skip)
-    asked_all, said_all = named.stems(question), named.stems(clause)
+    asked_all, said_all = stems(question), stems(clause)
     return any(
         mine not in said_all and theirs not in asked_all
         for shared in asked.keys() & said.keys()
@@ -297,9 +356,5 @@ def _before_each(text: str, skip: AbstractSet[str]) -> dict[str, set[str]]:
 
 def asked_words(u: Understood, required: list[set[str]]) -> set[str]:
     """Every stem the question holds (cue words too) or stands for (the forms of its names)."""
-    said = content(_CLITIC.sub(" ", fold(u.text)), set(stopwords()))
+    said = content(_word_sets()["clitic"].sub(" ", fold(u.text)), set(stopwords()))
     return said | {a for alternatives in required for a in alternatives for a in a.split("|")}
-
-
-def content(text: str, skip: set[str]) -> set[str]:
-    return {stem(w) for w in words(fold(text)) if w not in skip and len(w) > 1}
