@@ -167,7 +167,12 @@ def required_spans(
     (``_named``), the game names standing for a word of its rules, then each word no name
     reads, as itself or a synonym."""
     forms = _term_forms(conn)
-    folded, as_words = _blanked(conn, u, apart, forms)
+    # The question folded, its clitics ("can't"), the games it names and ``apart`` blanked:
+    # positions stay the question's.
+    folded = _word_sets()["clitic"].sub(lambda m: " " * len(m.group()), fold(u.corrected or u.text))
+    games, as_words = _game_mentions(conn, folded, forms)
+    for start, end in [*apart, *games]:
+        folded = folded[:start] + " " * (end - start) + folded[end:]
     spans = _named(conn, u, folded, forms)
     out = [span for span in spans if span[2]]
     for span in as_words:
@@ -235,21 +240,6 @@ def _term_forms(conn: sqlite3.Connection) -> dict[str, list[str]]:
         if not CJK_RUN.search(row["text"]):
             forms.setdefault(row["term"], []).append(row["text"])
     return forms
-
-
-def _blanked(
-    conn: sqlite3.Connection,
-    u: Understood,
-    apart: Sequence[tuple[int, int]],
-    forms: dict[str, list[str]],
-) -> tuple[str, list[Required]]:
-    """The folded question with ``apart``, the games it names and clitics ("can't") blanked
-    (positions stay the question's), and the game names standing for words (_game_mentions)."""
-    blank = _word_sets()["clitic"].sub(lambda m: " " * len(m.group()), fold(u.corrected or u.text))
-    games, as_words = _game_mentions(conn, blank, forms)
-    for start, end in [*apart, *games]:
-        blank = blank[:start] + " " * (end - start) + blank[end:]
-    return blank, as_words
 
 
 def _game_mentions(
