@@ -22,7 +22,7 @@ from ...store import datafiles
 from ..answers.common import quote_gloss
 from ..passes_asks import lexicon
 from ..question import Understood
-from . import passages, statement, words
+from . import passages, words
 from .common import Asked, Verdict, because, threshold
 
 Fact = dict[str, Any]
@@ -59,12 +59,11 @@ def _answer(conn: sqlite3.Connection, p: dict[str, Any], required: list[set[str]
             asked_stems: set[str], text: str, about_thing: set[str]) -> Fact | None:  # fmt: skip
     """The clause of the passage saying what happens, and the rule's next sentence, which goes
     on telling it; or None."""
-    facts, around = passages.clauses(conn, p)
+    facts, stating = passages.stating(conn, p, required)
     fitting = [
-        f for f in sorted(facts, key=lambda f: f["lang"] != "en")  # read in English first
+        f for f in stating
         if f["modality"] in _STATES and not f["limits"] and f["outcome"].strip()
-        and statement.condition_share(f, asked_stems, text) >= threshold("min_condition_share")
-        and statement.answering(f"{f['condition']} {f['outcome']}", around, required)
+        and passages.condition_share(f, asked_stems, text) >= threshold("min_condition_share")
     ]  # fmt: skip
     # A clause under the condition the question describes says what happens then; else, of
     # "what happens to unused will", the plain statement naming the thing.

@@ -1,6 +1,8 @@
 """The passages a verdict may be read from: the first kb ask ranks for the question, of its
 game (and of the year or version it names), machine translations read in their source, and
-saying every content word of the question but perhaps one of a long question.
+saying every content word of the question but perhaps one of a long question; and the one
+reader of their clauses: which state the question, and how much of a clause's condition the
+question states.
 
 On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
 """
@@ -9,10 +11,16 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Set as AbstractSet
+from functools import cache
 from typing import Any
 
 from ingest.sentences import split_sentences
+from ingest.text import fold, stem
+from ingest.text import words as text_words
 
+from ...lexicon.words import query_data, stopwords
+from ...store import datafiles
 from ...store.db import first, run
 from ..question import Understood
 from . import words
@@ -56,12 +64,63 @@ def sentences(conn: sqlite3.Connection, passage: dict[str, Any]) -> list[str]:
     return [s for text in dict.fromkeys(t for t in texts if t) for s in split_sentences(text)]
 
 
-def clauses(conn: sqlite3.Connection, p: dict[str, Any]) -> tuple[list[dict], set[str]]:
-    """The passage's statement facts, and the stems said around them (its context, its
-    sentences): where a clause's missing words may be said."""
-    facts = run(conn, "verdict_rule_statements", ids=[p["id"]])
+def stating(
+    conn: sqlite3.Connection, passage: dict[str, Any], required: list[set[str]]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The passage's statement facts in the rule's order, and those stating the question
+    (``answering``), English first: a verdict is read in English. No ``required`` words: every
+    fact states it."""
+    facts = run(conn, "verdict_rule_statements", ids=[passage["id"]])
     said = " ".join(dict.fromkeys(f["quote"] for f in facts))
-    return facts, stems(" ".join([*context(conn, p), said]))
+    around = stems(" ".join([*context(conn, passage), said]))  # where missing words may be said
+    english_first = sorted(facts, key=lambda f: f["lang"] != "en")
+    clause = "{condition} {outcome}".format_map
+    return facts, [f for f in english_first if answering(clause(f), around, required)]
+
+
+def answering(clause: str, around: set[str], required: list[set[str]]) -> bool:
+    """The clause holds most of the question's words, the rest said around it."""
+    own = words.stems(clause)
+    held = sum(1 for alternatives in required if words.holds(own, alternatives))
+    missing = [options for options in required if not words.holds(own | around, options)]
+    slack_from = threshold("slack_from")
+    return 2 * held >= len(required) and words.all_but_one(missing, required, slack_from)
+
+
+@cache
+def _condition_words() -> tuple[list[tuple[str, str]], frozenset[str]]:
+    """The opposites, both ways ("face-up", "face-down": ingest/data/statements.toml), and the
+    stems of the words any question supposes (kb/data/query.toml [conditions])."""
+    pairs = [(fold(a), fold(b)) for a, b in datafiles.load("statements")["opposites"]["pairs"]]
+    implied = query_data()["conditions"]["implied"]
+    stems_ = frozenset(stem(w) for phrase in implied for w in text_words(fold(phrase)))
+    return [*pairs, *((b, a) for a, b in pairs)], stems_
+
+
+def condition_share(
+    fact: dict[str, Any], asked_stems: AbstractSet[str], asked_text: str = ""
+) -> float:
+    """How much of the fact's condition the question states (1.0 without one; 0.0 when it
+    says the opposite: "face-up" for "face-down")."""
+    said, asked = fold(fact["condition"]), fold(asked_text)
+    opposites, implied = _condition_words()
+    for x, y in opposites if asked_text else []:
+        if _has_word(said, x) and _has_word(asked, y) and not _has_word(asked, x):
+            return 0.0
+    condition = words.content(fact["condition"], set(stopwords())) - (implied - asked_stems)
+    return len(condition & asked_stems) / len(condition) if condition else 1.0
+
+
+def _has_word(text: str, phrase: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text) is not None
+
+
+def asking_sentence(text: str) -> str:
+    """The sentence that asks (of "My ruler doesn't have [Grimoire]. Can I still bring an extra
+    deck?", the second)."""
+    sentences = [s for s in re.split(r"(?<=[.?!。？！])\s+", text.strip()) if s.strip()]
+    asking = [s for s in sentences if s.rstrip().endswith(("?", "？"))]
+    return (asking or sentences or [text])[-1]
 
 
 def says_all(conn: sqlite3.Connection, passage: dict[str, Any], required: list[set[str]]) -> bool:

@@ -19,7 +19,7 @@ from ...lookups.labels import narrate
 from ...store.db import column, first, run
 from ..passes_asks import cue_words, lexicon
 from ..question import Understood
-from . import statement, words
+from . import passages, words
 from .common import Asked, Verdict, at_moment, because, lower_first, moment_name, threshold
 
 Fact = dict[str, Any]
@@ -78,7 +78,7 @@ class _Question:
         return (
             not fact["condition"]
             or bool(needed and needed <= named)
-            or statement.condition_share(fact, self.stems) >= threshold("min_condition_share")
+            or passages.condition_share(fact, self.stems) >= threshold("min_condition_share")
         )
 
 

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Set as AbstractSet
 from functools import cache
 from typing import Any
 
 from ingest.text import fold, stem
 from ingest.text import words as text_words
 
-from ...lexicon.words import query_data, stopwords
+from ...lexicon.words import query_data
 from ...lookups.labels import narrate
 from ...store import datafiles
 from ...store.vocabulary import load_vocabulary
@@ -46,14 +45,10 @@ def _alternation(phrases: list[str]) -> str:
 def _word_sets() -> dict[str, Any]:
     """The curated words clauses and questions are read with, compiled once: the words that
     negate a question in each language, a pronoun standing for the rule's topic opening a
-    clause (after "and", "also"...), the opposites ("face-up", "face-down":
-    ingest/data/statements.toml); the stems of the words any question supposes
-    (kb/data/query.toml [conditions])."""
+    clause (after "and", "also"...) (ingest/data/statements.toml)."""
     data = datafiles.load("statements")
     pronouns = _alternation([w for ws in data["pronouns"].values() for w in ws])
     openers = "|".join(re.escape(fold(w)) for w in query_data()["pronoun_openers"]["words"])
-    pairs = [(fold(a), fold(b)) for a, b in data["opposites"]["pairs"]]
-    implied = query_data()["conditions"]["implied"]
     return {
         "negations": {
             lang: re.compile(rf"(?<!\w)(?:{_alternation(ws)})(?!\w)")
@@ -61,27 +56,7 @@ def _word_sets() -> dict[str, Any]:
             if ws
         },  # fmt: skip
         "pronoun": re.compile(rf"^\W*(?:(?:{openers})\s+)*(?:{pronouns})(?!\w)"),
-        "opposites": [*pairs, *((b, a) for a, b in pairs)],
-        "implied": frozenset(stem(w) for phrase in implied for w in text_words(fold(phrase))),
     }
-
-
-def condition_share(
-    fact: dict[str, Any], asked_stems: AbstractSet[str], asked_text: str = ""
-) -> float:
-    """How much of the fact's condition the question states (1.0 without one; 0.0 when it
-    says the opposite: "face-up" for "face-down")."""
-    said, asked = fold(fact["condition"]), fold(asked_text)
-    for x, y in _word_sets()["opposites"] if asked_text else []:
-        if _has_word(said, x) and _has_word(asked, y) and not _has_word(asked, x):
-            return 0.0
-    implied = _word_sets()["implied"] - asked_stems
-    condition = words.content(fact["condition"], set(stopwords())) - implied
-    return len(condition & asked_stems) / len(condition) if condition else 1.0
-
-
-def _has_word(text: str, phrase: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text) is not None
 
 
 def _ids(concepts: str) -> set[str]:
@@ -94,7 +69,7 @@ def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: se
     """The verdict a statement fact gives the question, or "". ``topic``: the concepts the rule
     opens with ("it"); ``plain``: the question's own words, which the clause must hold."""
     u, said = asked.u, fact["modality"]
-    if fact["limits"] or condition_share(fact, asked_stems, u.text) < threshold(
+    if fact["limits"] or passages.condition_share(fact, asked_stems, u.text) < threshold(
         "min_condition_share"
     ):
         return ""
@@ -130,26 +105,9 @@ def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: se
     return reading(u.modality, said)
 
 
-def answering(clause: str, around: set[str], required: list[set[str]]) -> bool:
-    """The clause holds most of the question's words, the rest said around it."""
-    own = words.stems(clause)
-    held = sum(1 for alternatives in required if words.holds(own, alternatives))
-    missing = [options for options in required if not words.holds(own | around, options)]
-    slack_from = threshold("slack_from")
-    return 2 * held >= len(required) and words.all_but_one(missing, required, slack_from)
-
-
-def asking_sentence(text: str) -> str:
-    """The sentence that asks (of "My ruler doesn't have [Grimoire]. Can I still bring an extra
-    deck?", the second)."""
-    sentences = [s for s in re.split(r"(?<=[.?!。？！])\s+", text.strip()) if s.strip()]
-    asking = [s for s in sentences if s.rstrip().endswith(("?", "？"))]
-    return (asking or sentences or [text])[-1]
-
-
 def _asked_negation(text: str, lang: str) -> bool:
     """The question asks a negated thing ("can't I ..."), not in the condition it supposes."""
-    sentence = asking_sentence(text)
+    sentence = passages.asking_sentence(text)
     parts = lexicon().split_condition(sentence)
     negations = _word_sets()["negations"].get(lang or "en")
     return bool(negations and negations.search(fold(parts[1] if parts else sentence)))
@@ -192,15 +150,12 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
     skip = words.skipped(conn)
     readings = []
     for p in passages.top(asked):
-        mine, around = passages.clauses(conn, p)
-        stating = [
-            f for f in mine if answering(f"{f['condition']} {f['outcome']}", around, required)
-        ]
+        mine, stating = passages.stating(conn, p, required)
         # A clause under a condition the question states may be the exception it is about
         # ("However, if this is the first turn ..."): the unconditioned ones are not safe.
         topic = next((_ids(f["concepts"]) for f in mine if _ids(f["concepts"])), set())
         doubt = any(
-            condition_share(f, asked_stems, u.text) >= threshold("min_doubt_share")
+            passages.condition_share(f, asked_stems, u.text) >= threshold("min_doubt_share")
             # ... and says something of what is asked, its condition aside
             and _reading({**f, "condition": ""}, asked, asked_stems, skip, topic, plain)
             for f in stating if f["condition"]
@@ -220,6 +175,3 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
     cited = [because(conn, f) for f, _ in readings]
     text = narrate("quoted", opening=narrate(verdict), quote=fact["quote"])
     return Verdict(verdict, text, cited, kind="statement")
-
-
-__all__ = ["answering", "condition_share", "modal_sentence"]

@@ -19,7 +19,7 @@ from ...store.db import first, run
 from ...store.vocabulary import load_vocabulary
 from ..passes_asks import lexicon
 from ..question import Understood
-from . import passages, statement, words
+from . import passages, words
 from .common import Asked, Verdict, because, moment_name, threshold
 from .words import stems
 
@@ -55,15 +55,13 @@ def _answer(conn: sqlite3.Connection, p: dict[str, Any], u: Understood, required
     cards = {c["id"] for c in u.cards}
     if cards and not cards <= set((p.get("card_ids") or "").split()):
         return None
-    facts, around = passages.clauses(conn, p)
-    # The English (a gloss's, or the rule's own) first: the verdict is read in English.
-    for fact in sorted(facts, key=lambda f: f["lang"] != "en"):
+    # A passage naming the card asked about may state it in other words.
+    for fact in passages.stating(conn, p, [] if cards else required)[1]:
         clause = f"{fact['condition']} {fact['outcome']}"
         if (
             fact["modality"] not in (_ALLOWS if u.modality == "can" else _HAPPENS)
             # "it is flipped face-up at this time" does not say its Flip Effect activates
             or (u.action and u.action not in fact["action"].split())
-            or (not cards and not statement.answering(clause, around, required))
             # "triggers at the start of the Unfurl step" says not when it is put on ...
             or not words.holds_all(stems(clause), asking)
         ):
@@ -125,7 +123,7 @@ def _asking_words(conn: sqlite3.Connection, u: Understood) -> list[set[str]]:
     """The required words of the asking sentence after a situation ("... When does it get put
     on the Updraft?"), but the moments it names; none for a question of one sentence."""
     folded = fold(u.text)
-    at = folded.rfind(fold(statement.asking_sentence(u.text)))
+    at = folded.rfind(fold(passages.asking_sentence(u.text)))
     if at <= 0 or len(folded[:at].split()) < _SITUATION_WORDS:
         return []
     # A moment, or a term that names one ("the Damage Step")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from functools import cache
 from typing import Any
@@ -138,6 +139,100 @@ def moment_names(conn: sqlite3.Connection) -> dict[str, list[str]]:
 Required = tuple[int, int, set[str]]
 
 
+class Narrowing(set):
+    """A required word narrowing a term the question names ("master rune cards"): a text that
+    leaves it unsaid speaks of another kind, so no slack is spent on it."""
+
+
+def all_but_one(missing: list[set[str]], required: list[Any], slack_from: float) -> bool:
+    """No required word is missing, or of a long question (``slack_from`` words, tuned) one,
+    but not one narrowing a name it names (a Narrowing)."""
+    if len(missing) != 1:
+        return not missing
+    return len(required) >= slack_from and not isinstance(missing[0], Narrowing)
+
+
+def required_words(
+    conn: sqlite3.Connection, u: Understood, apart: Sequence[tuple[int, int]] = ()
+) -> list[set[str]]:
+    """What a sentence must hold of the question (see the module docstring), but the spans
+    ``apart``."""
+    return [options for _, _, options in required_spans(conn, u, apart)]
+
+
+def required_spans(
+    conn: sqlite3.Connection, u: Understood, apart: Sequence[tuple[int, int]]
+) -> list[Required]:
+    """required_words with where each stands in the question: its names and everyday phrases
+    (``_named``), the game names standing for a word of its rules, then each word no name
+    reads, as itself or a synonym."""
+    forms = _term_forms(conn)
+    # The question folded, its clitics ("can't"), the games it names and ``apart`` blanked:
+    # positions stay the question's.
+    folded = _word_sets()["clitic"].sub(lambda m: " " * len(m.group()), fold(u.corrected or u.text))
+    games, as_words = _game_mentions(conn, folded, forms)
+    for start, end in [*apart, *games]:
+        folded = folded[:start] + " " * (end - start) + folded[end:]
+    spans = _named(conn, u, folded, forms)
+    out = [span for span in spans if span[2]]
+    for span in as_words:
+        if all(span[2] != other[2] for other in out):
+            out.append(span)
+    skip = skipped(conn)
+    narrowing = _narrowing_at(u, _script_words(folded), skip)
+    for start, word in _unread_pieces(folded, spans):
+        word = u.corrections.get(word, word)
+        if not _read_alone(conn, word, folded[start - 1 : start], skip):
+            same = set(synonyms().get(stem(word), {stem(word)}))
+            out.append((start, start + len(word), Narrowing(same) if start in narrowing else same))
+    return out
+
+
+def _named(
+    conn: sqlite3.Connection, u: Understood, folded: str, forms: dict[str, list[str]]
+) -> list[Required]:
+    """The question's glossary terms and moments as any of their names, and its everyday
+    phrases as any of their expansions, each where no name before it stands; a phrase of no
+    subject ("规则": "rules") holds nothing. A name blanked in ``folded`` is read elsewhere."""
+    spans: list[Required] = []
+
+    def free(at: int) -> bool:
+        return not any(s <= at < e for s, e, _ in spans)
+
+    moments = moment_names(conn)
+    names = [(t, [t["term"], *forms.get(t["term"], [])]) for t in u.terms]
+    names += [(t, moments.get(t["node"], [])) for t in u.timing]
+    for t, texts in names:
+        said = folded[t["start"] : t["end"]] if "start" in t else ""
+        if said.strip() and free(t["start"]):
+            spans.append((t["start"], t["end"], alternatives([said, *texts])))
+    for key, expanded in u.expansions.items():
+        at = folded.find(key)
+        if key in cue_phrases() or all(w in stopwords() for w in key.split()):
+            continue  # "how many": a cue of what is asked, not a word of the subject
+        if all(w in stopwords() for f in expanded for w in fold(f).split()):
+            spans.append((at, at + len(key), set()))
+        elif at >= 0 and free(at) and not (len(key) == 1 and folded[at - 1 : at].isdigit()):
+            spans.append((at, at + len(key), alternatives([key, *expanded])))  # not "2005年"
+    return spans
+
+
+def _read_alone(conn: sqlite3.Connection, word: str, before: str, skip: set[str]) -> bool:
+    """The word is read on its own, not as what the question is about: a function or cue
+    word, a number or its unit ("2005年"), the modality, a count ("two"), a ruleset ("OCG"),
+    or an everyday verb of what is asked of the subject ("want", "bring"), which rules word
+    otherwise. ``before``: the character before it."""
+    return bool(
+        (CJK_RUN.fullmatch(word) and len(word) == 1 and before.isdigit())
+        or word in skip
+        or re.fullmatch(r"[\d.,]+", word)
+        or lexicon().modality(word)
+        or word in lexicon().number_words
+        or word in _rulesets(conn)
+        or (is_everyday_verb(word) and not lexicon().actions(word))
+    )
+
+
 def _term_forms(conn: sqlite3.Connection) -> dict[str, list[str]]:
     """Each glossary term's ways of writing it, but Chinese (searched as bigrams)."""
     forms: dict[str, list[str]] = {}
@@ -163,12 +258,10 @@ def _game_mentions(
     for m in cue_pattern(tuple(sorted(aliases))).finditer(folded):
         before, after = folded[: m.start()].rstrip(), folded[m.end() :].lstrip()
         naming = not before.strip(" -([") or after.startswith((":", ")"))
-        ids = terms_of.get(m.group(), set())
-        if not ids or naming or before.endswith(after_words):
+        texts = [text for term in terms_of.get(m.group(), ()) for text in forms.get(term, [])]
+        if naming or before.endswith(after_words) or m.group() not in terms_of:
             spans.append((m.start(), m.end()))
-            continue
-        texts = [text for term in ids for text in forms.get(term, [])]
-        if texts:
+        elif texts:
             as_words.append((m.start(), m.end(), alternatives([m.group(), *texts])))
     return spans, as_words
 
@@ -183,34 +276,18 @@ def _script_words(folded: str) -> list[tuple[int, str]]:
     return out
 
 
-def _blanked(
-    conn: sqlite3.Connection,
-    u: Understood,
-    apart: list[tuple[int, int]],
-    forms: dict[str, list[str]],
-) -> tuple[str, list[Required]]:
-    """The folded question with ``apart``, the games it names and clitics ("can't") blanked
-    (positions stay the question's), and the game names standing for words (_game_mentions)."""
-    folded = list(
-        _word_sets()["clitic"].sub(lambda m: " " * len(m.group()), fold(u.corrected or u.text))
-    )
-    games, as_words = _game_mentions(conn, "".join(folded), forms)
-    for start, end in [*apart, *games]:
-        folded[start:end] = [" "] * (end - start)
-    return "".join(folded), as_words
-
-
-class Narrowing(set):
-    """A required word narrowing a term the question names ("master rune cards"): a text that
-    leaves it unsaid speaks of another kind, so no slack is spent on it."""
-
-
-def all_but_one(missing: list[set[str]], required: list[Any], slack_from: float) -> bool:
-    """No required word is missing, or of a long question (``slack_from`` words, tuned) one,
-    but not one narrowing a name it names (a Narrowing)."""
-    if len(missing) != 1:
-        return not missing
-    return len(required) >= slack_from and not isinstance(missing[0], Narrowing)
+def _unread_pieces(folded: str, spans: list[Required]) -> list[tuple[int, str]]:
+    """The words no name or phrase of ``spans`` opens, a Chinese run cut to the pieces no
+    name, cue or function word reads."""
+    covered = {i for s, e, _ in spans for i in range(s, e)}
+    out = []
+    for start, word in _script_words(folded):
+        if not CJK_RUN.fullmatch(word):
+            out += [] if start in covered else [(start, word)]
+            continue
+        chars = [" " if start + i in covered else c for i, c in enumerate(unread_chinese(word))]
+        out += [(start + m.start(), m.group()) for m in CJK_RUN.finditer("".join(chars))]
+    return out
 
 
 def _narrowing_at(u: Understood, tokens: list[tuple[int, str]], skip: set[str]) -> set[int]:
@@ -219,104 +296,14 @@ def _narrowing_at(u: Understood, tokens: list[tuple[int, str]], skip: set[str]) 
     if u.lang != "en":
         return set()
     starts = {t["start"] for t in u.terms if "start" in t}
-
-    def may_narrow(word: str) -> bool:  # no function word, nor a count ("normal two-player game")
-        return word not in skip and not word.isdigit() and word not in lexicon().number_words
-
-    out: set[int] = set()
-    for i, (start, word) in enumerate(tokens):
-        if not may_narrow(word) or start in starts:
-            continue
-        for step in (1, 2):
-            if i + step >= len(tokens):
-                break
-            nxt_start, nxt = tokens[i + step]
-            if nxt_start in starts:
-                out.add(start)
-                break
-            if not may_narrow(nxt):
-                break
-    return out
-
-
-def required_words(
-    conn: sqlite3.Connection,
-    u: Understood,
-    apart: list[tuple[int, int]] = (),  # type: ignore[assignment]
-) -> list[set[str]]:
-    """What a sentence must hold of the question (see the module docstring), but the spans
-    ``apart``."""
-    return [alternatives_ for _, _, alternatives_ in required_spans(conn, u, apart)]
-
-
-def required_spans(
-    conn: sqlite3.Connection, u: Understood, apart: list[tuple[int, int]]
-) -> list[Required]:
-    """required_words with where each stands in the question."""
-    forms = _term_forms(conn)
-    folded, as_words = _blanked(conn, u, apart, forms)
-    skip = skipped(conn)
-    spans: list[Required] = []
-    for t in u.terms:
-        if "start" in t and folded[t["start"] : t["end"]].strip():
-            texts = [folded[t["start"] : t["end"]], t["term"], *forms.get(t["term"], [])]
-            spans.append((t["start"], t["end"], alternatives(texts)))
-    names = moment_names(conn)  # a moment as any of its names
-    for t in u.timing:
-        if "start" not in t or not folded[t["start"] : t["end"]].strip():
-            continue  # a moment in the spans ``apart``: read elsewhere
-        if not any(s <= t["start"] < e for s, e, _ in spans):
-            texts = [folded[t["start"] : t["end"]], *names.get(t["node"], [])]
-            spans.append((t["start"], t["end"], alternatives(texts)))
-    for key, expanded in u.expansions.items():
-        at = folded.find(key)
-        if key in cue_phrases() or all(w in stopwords() for w in key.split()):
-            continue  # "how many": a cue of what is asked, not a word of the subject
-        if all(w in stopwords() for f in expanded for w in fold(f).split()):
-            spans.append((at, at + len(key), set()))  # "规则": "rules", a word of no subject
-            continue
-        if len(key) == 1 and folded[at - 1 : at].isdigit():
-            continue  # "2005年": a number's unit, read with the number
-        if at >= 0 and not any(s <= at < e for s, e, _ in spans):
-            spans.append((at, at + len(key), alternatives([key, *expanded])))
-    out = [span for span in spans if span[2]]
-    for span in as_words:
-        if all(span[2] != other[2] for other in out):
-            out.append(span)
-    tokens = _script_words(folded)
-    narrowing = _narrowing_at(u, tokens, skip)
-    for start, word in _unread_pieces(folded, tokens, spans):
-        word = u.corrections.get(word, word)
-        if CJK_RUN.fullmatch(word) and len(word) == 1 and folded[start - 1 : start].isdigit():
-            continue  # "2005年": a number's unit, read with the number
-        if any(s <= start < e for s, e, _ in spans):
-            continue
-        if word in skip or re.fullmatch(r"[\d.,]+", word) or lexicon().modality(word):
-            continue  # the question's modality is read on its own
-        if word in lexicon().number_words or word in _rulesets(conn):
-            continue  # "two", "OCG": a count or a ruleset, read on their own
-        if is_everyday_verb(word) and not lexicon().actions(word):
-            continue  # "want", "bring": what is asked of the subject, which rules word otherwise
-        same = set(synonyms().get(stem(word), {stem(word)}))
-        out.append((start, start + len(word), Narrowing(same) if start in narrowing else same))
-    return out
-
-
-def _unread_pieces(
-    folded: str, tokens: list[tuple[int, str]], spans: list[Required]
-) -> list[tuple[int, str]]:
-    """The tokens, a Chinese run cut to the pieces no name, cue or function word reads."""
-    out = []
-    for start, word in tokens:
-        if not CJK_RUN.fullmatch(word):
-            out.append((start, word))
-            continue
-        chars = list(unread_chinese(word))
-        for i in range(len(chars)):
-            if any(s <= start + i < e for s, e, _ in spans):
-                chars[i] = " "
-        out += [(start + m.start(), m.group()) for m in CJK_RUN.finditer("".join(chars))]
-    return out
+    # No function word, nor a count ("normal two-player game"), nor a term's own word.
+    term = [start in starts for start, _ in tokens] + [False, False]
+    modifier = [w not in skip and not w.isdigit() and w not in lexicon().number_words
+                for _, w in tokens] + [False]  # fmt: skip
+    return {
+        start for i, (start, _) in enumerate(tokens)
+        if modifier[i] and not term[i] and (term[i + 1] or (modifier[i + 1] and term[i + 2]))
+    }  # fmt: skip
 
 
 def plain(required: list[set[str]]) -> list[set[str]]:
