@@ -173,10 +173,8 @@ def concept_game(row: Row, r: Ranking) -> float:
 
 
 def brevity(row: Row, r: Ranking) -> float:
-    """Shorter passages are easier to read at a table: 1 for none, 1/2 at 600 characters, and
-    still falling beyond, so a whole section extracted as one passage (a tournament document's
-    3,500 characters of bullets) is told from a long rule."""
-    return 600 / (600 + len(row["text"]))
+    """Shorter passages are easier to read at a table."""
+    return max(0.0, 1.0 - len(row["text"]) / 600)
 
 
 def literally(row: Row, r: Ranking) -> float:
