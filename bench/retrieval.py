@@ -6,12 +6,12 @@ learned linear ranking, its head re-ordered by the trees, and the final hits a j
 (one per text). A passage is relevant when its id (or an id it stands for in another version,
 or a rule it is aligned with as translation or source) is one the question's author cited
 (``answers`` or ``because``), or when its text holds one of the author's verbatim ``quotes``.
-Figures: recall@1/3/5, MRR@10, and the share of questions
-whose deciding passage is among the candidates at all (the most any ranker could reach); per
-set, language (Vietnamese typed without diacritics apart), game and kind of question.
+Figures: recall@1/3/5, MRR@10, and the share of questions whose deciding passage is among the
+candidates at all (the most any ranker could reach); per set, language (Vietnamese typed
+without diacritics apart), game and kind of question.
 
     python bench/retrieval.py                      # the development sets, on kb.sqlite
-    python bench/retrieval.py --sets spent         # held-out sets measured before, now trained on
+    python bench/retrieval.py --sets spent         # held-out sets measured and read before
     python bench/retrieval.py --sets seen          # measured before, never trained on
     python bench/retrieval.py --sets tests/fixtures/retrieval_holdout.toml
     python bench/retrieval.py --no-dense --by lang --misses
@@ -44,9 +44,9 @@ DEV = (
     "verdicts_dev4.toml",
     "verdicts_lorcana_dev.toml",
 )
-# Held-out sets already measured (and read) in earlier rounds: spent as held-out, so since the
-# thirteenth round the ranker is trained on them too (more questions, more games' phrasing:
-# leave-one-game-out r@1 55.9% -> 61.0% with them). Their figures are training figures now.
+# Held-out sets already measured (and read) in earlier rounds: spent as held-out. The ranker
+# may be trained on them (bench/train_ranker.py --sets dev+spent); tried on 2026-12-04 and not
+# kept (docs/benchmarks.md): leave-one-game-out rose, the first passage elsewhere did not.
 SPENT = (
     "questions_holdout.toml",
     "questions_holdout2.toml",
