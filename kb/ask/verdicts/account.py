@@ -64,9 +64,9 @@ def _read(conn: sqlite3.Connection, u: Understood, verdict: Verdict, held: set[s
     for t in u.timing:
         if "start" in t and placed(t["node"]):
             spans += [(t["start"], t["end"]), *_placing(conn, folded, t)]
-    for action, cues in lexicon().actions_:
+    for action, action_cues in lexicon().actions_:
         if action == u.action:
-            spans += [(m.start(), m.end()) for m in cues.finditer(text)]
+            spans += [(m.start(), m.end()) for m in action_cues.finditer(text)]
     data = query_data()
     cues = [*data["conditions"]["implied"], *load_vocabulary(conn).games.get(u.game or "", [])]
     if verdict.kind == "card":
