@@ -55,13 +55,27 @@ _TOKEN = re.compile(r"[\w\-'’.]+|[^\s\w]")
 
 
 def tokens(text: str) -> list[Token]:
-    """The words of a question with their places (punctuation-only pieces dropped)."""
+    """The words of a question with their places (punctuation-only pieces dropped).
+
+    Chinese writes an English term or a number into a sentence without spaces ("进行两次
+    Judgment吗", "2005年OCG"): a run of CJK characters and a run of other letters are
+    two words."""
     out = []
     for m in _TOKEN.finditer(text):
-        raw = m.group().strip(".'’")
-        if raw and any(ch.isalnum() for ch in raw):
-            out.append(Token(raw, fold(raw), m.start(), m.end()))
+        for start, end in _script_runs(m.group(), m.start()):
+            raw = text[start:end].strip(".'’")
+            if raw and any(ch.isalnum() for ch in raw):
+                out.append(Token(raw, fold(raw), start, end))
     return out
+
+
+def _script_runs(piece: str, offset: int) -> list[tuple[int, int]]:
+    """``piece`` (at ``offset``) split where CJK characters meet other ones."""
+    cuts = [0]
+    for m in CJK_RUN.finditer(piece):
+        cuts += [m.start(), m.end()]
+    cuts.append(len(piece))
+    return [(offset + a, offset + b) for a, b in zip(cuts, cuts[1:], strict=False) if b > a]
 
 
 def whole_word(phrase: str) -> re.Pattern[str]:
