@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from ingest.text import CJK_RUN, cjk_bigrams
+
 from ..lexicon.forms import (
     QuestionForms,
     concept_group,
@@ -19,6 +21,7 @@ from ..lexicon.forms import (
     question_forms,
     word_group,
 )
+from ..lexicon.words import stopwords
 from ..store.db import column, kb_match
 from .query import Understanding
 
@@ -121,7 +124,25 @@ def _structure_lists(conn: sqlite3.Connection, u: Understanding) -> Candidates:
 def forms_of(conn: sqlite3.Connection, u: Understanding, game: str = "") -> QuestionForms:
     """What the understood question is searched by (kb.lexicon.forms), within ``game`` or the
     game it names."""
-    return question_forms(conn, u.words, u.expansions, u.concepts(), game or u.game or "")
+    return question_forms(
+        conn, search_words(u.words), u.expansions, u.concepts(), game or u.game or ""
+    )
+
+
+def search_words(content: list[str]) -> list[str]:
+    """The content words as searched: a run of Chinese as its bigrams, the units the index
+    holds it in. Chinese writes no spaces, so a run is a clause ("融合召唤时可以同时用"), and
+    searched whole it matches no passage; its bigrams match the passages that share its
+    words, and BM25 weighs each by how rare it is (a bigram across two words is rare in the
+    rules, so it adds little). Bigrams that are function words are left out."""
+    stop = stopwords()
+    out: list[str] = []
+    for word in content:
+        if len(word) > 2 and CJK_RUN.fullmatch(word):
+            out += [b for b in cjk_bigrams(word) if b not in stop]
+        else:
+            out.append(word)
+    return list(dict.fromkeys(out))
 
 
 def gather(
