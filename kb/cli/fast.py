@@ -92,6 +92,11 @@ def parse_ask(argv: list[str]) -> dict[str, Any] | None:
 
 def _ask(opts: dict[str, Any]) -> int | None:
     """Answer; None when a problem needs click's error message."""
+    from ..retrieve.dense import prefetch
+    from ..store.db import default_db_path
+
+    # The model loads and the question is embedded while the rest is imported.
+    prefetch(opts["db"] or default_db_path(), opts["question"])
     from ..api import KbError, KnowledgeBase
     from ..lookups.rules import check_text
     from .render import ask_output
