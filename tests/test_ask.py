@@ -434,6 +434,19 @@ def test_a_game_or_deck_named_the_way_its_players_write_it(conn: sqlite3.Connect
     assert vg["verdict"] == "50" and vg["because"][0]["rule"].startswith("vg-")
 
 
+def test_an_english_term_inside_a_chinese_sentence_is_read(conn: sqlite3.Connection) -> None:
+    """Chinese glues an English term or a number into the sentence ("两次Judgment吗",
+    "2005年OCG"): the term is a word of the question, so it names the game and finds its rule,
+    instead of vanishing inside a run of characters no passage holds."""
+    judgment = ask(conn, "同一个回合可以进行两次Judgment吗？")
+    assert "judgment" in judgment["understood"]["words"]
+    top = judgment["hits"][0]
+    assert top["game"] == "fow" and "Judgment" in top["text"]
+    ocg = ask(conn, "2005年OCG公认大会里，一场比赛的限制时间是多少分钟？")
+    assert ocg["understood"]["game"] == "yugioh"
+    assert all(h["game"] == "yugioh" for h in ocg["hits"])
+
+
 def test_a_game_named_by_a_word_of_its_rules(conn: sqlite3.Connection) -> None:
     """ "vanguard: I have no vanguard ...": the first "vanguard" names the game, the second is
     the card on the vanguard circle, which the rule's condition must hold."""

