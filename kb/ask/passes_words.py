@@ -9,7 +9,7 @@ import json
 import re
 from typing import Any
 
-from ingest.text import fold, folded_words
+from ingest.text import CJK_RUN, fold, folded_words
 
 from ..lexicon.phrases import find_phrase, match_phrases, span_of, spans_free, unplaced
 from ..lexicon.words import expansions, has_cue, query_data, stopwords, vs_words
@@ -134,6 +134,8 @@ def content_words(ctx: Context) -> None:
 
     def function_word(key: str) -> bool:
         m = _CLITIC.fullmatch(key)
+        if CJK_RUN.fullmatch(key):
+            return read_whole(key, stop | set(ctx.result.expansions))
         return key in stop or (m is not None and m.group(1) in stop)
 
     ctx.result.words = [
@@ -141,6 +143,18 @@ def content_words(ctx: Context) -> None:
         for t in ctx.tokens
         if not function_word(t.key) and spans_free(ctx.used, t.start, t.end)
     ]
+
+
+def read_whole(run: str, known: set[str]) -> bool:
+    """Whether a run of Chinese is, end to end, function words and words the question was
+    already read by ("是多少": "是" + "多少"; "年规则": "年" + "规则", expanded to "year",
+    "rules"). Chinese writes no spaces, so such a run is often what is left between the
+    names a question was read by, and holds no further word the answer must account for."""
+    ends = {0}  # where a segmentation into known words can stand
+    for i in range(1, len(run) + 1):
+        if any(run[j:i] in known for j in ends if j < i):
+            ends.add(i)
+    return len(run) in ends
 
 
 def _adjacent_pairs(ctx: Context) -> list[str]:
