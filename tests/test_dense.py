@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 from kb import KnowledgeBase
-from kb.retrieve.dense import prefetch, similar, vectors
+from kb.ask.prefetch import prefetch
+from kb.retrieve.dense import similar, vectors
 from kb.store.build import build
 from kb.store.db import connect
 from kb.store.vectors import read_cache, text_hash, write_cache

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from ingest.text import CJK_RUN, fold, folded_words
@@ -145,7 +146,7 @@ def content_words(ctx: Context) -> None:
     ]
 
 
-def read_whole(run: str, known: set[str]) -> bool:
+def read_whole(run: str, known: AbstractSet[str]) -> bool:
     """Whether a run of Chinese is, end to end, function words and words the question was
     already read by ("是多少": "是" + "多少"; "年规则": "年" + "规则", expanded to "year",
     "rules"). Chinese writes no spaces, so such a run is often what is left between the

@@ -92,11 +92,6 @@ def parse_ask(argv: list[str]) -> dict[str, Any] | None:
 
 def _ask(opts: dict[str, Any]) -> int | None:
     """Answer; None when a problem needs click's error message."""
-    from ..retrieve.dense import prefetch
-    from ..store.db import default_db_path
-
-    # The model loads and the question is embedded while the rest is imported.
-    prefetch(opts["db"] or default_db_path(), opts["question"])
     from ..api import KbError, KnowledgeBase
     from ..lookups.rules import check_text
     from .render import ask_output
@@ -128,6 +123,13 @@ def main() -> None:
         print(problem, file=sys.stderr)
         sys.exit(2)
     opts = parse_ask(sys.argv[1:])
+    if opts is not None:
+        from ..ask.prefetch import prefetch
+        from ..store.db import default_db_path
+
+        # The vectors and the model are read, and the question embedded, on a second thread
+        # while this one imports the engine.
+        prefetch(opts["db"] or default_db_path(), opts["question"])
     status = _ask(opts) if opts is not None else None
     if status is not None:
         sys.exit(status)

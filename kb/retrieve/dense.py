@@ -17,6 +17,8 @@ import os
 import sqlite3
 import threading
 import weakref
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any, cast
 
 from ..embed import Embedder, for_vectors, quantize
@@ -57,9 +59,8 @@ def vectors(conn: sqlite3.Connection) -> Vectors | None:
     except (KeyError, TypeError):
         pass
     _wait()
-    found = _PREFETCHED.pop(_file_of(conn), False)
-    if found is False:
-        found = _read_vectors(conn)
+    file = _file_of(conn)
+    found = _PREFETCHED.pop(file) if file in _PREFETCHED else _read_vectors(conn)
     with contextlib.suppress(TypeError):  # a plain connection takes no weak reference
         _VECTORS[conn] = found
     return found
@@ -87,22 +88,21 @@ def _wait() -> None:
         _PREFETCHES.pop().join()
 
 
-def prefetch(path: str | os.PathLike[str], question: str) -> None:
+def prefetch(path: Path | str, question: Callable[[sqlite3.Connection], str]) -> None:
     """Read the database's vectors, load their model and embed ``question`` on a second thread.
 
     Reading the vectors (SQLite), the model file and embedding a question (about 8, 16 and
     20 ms) run in C with the GIL released, so a ``kb ask`` process does them while it
-    imports and reads the question instead of after. Whatever goes wrong there is left for
-    the main thread, which does the same work itself when the prefetched result is missing
-    or was made for another text or file."""
+    imports and reads the question instead of after. ``question`` gives the text to embed, as
+    the question will be read (kb.ask.prefetch caps it). Whatever goes wrong there is left
+    for the main thread, which does the same work itself when the prefetched result is
+    missing or was made for another text or file."""
     thread = threading.Thread(target=_prefetch, args=(path, question), daemon=True)
     thread.start()
     _PREFETCHES.append(thread)
 
 
-def _prefetch(path: str | os.PathLike[str], question: str) -> None:
-    from ..limits import cap
-
+def _prefetch(path: Path | str, question: Callable[[sqlite3.Connection], str]) -> None:
     try:
         conn = connect(path)
         try:
@@ -110,7 +110,7 @@ def _prefetch(path: str | os.PathLike[str], question: str) -> None:
             _PREFETCHED[_file_of(conn)] = found
             model = embedder(found.model, wait=False) if found else None
             if model is not None:
-                _query(model, cap(question, "question", conn).text, _longest(conn))
+                _query(model, question(conn), _longest(conn))
         finally:
             conn.close()
     except Exception:  # noqa: BLE001 - the main thread meets (and reports) it again
