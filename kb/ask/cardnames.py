@@ -102,18 +102,24 @@ class CardFinder:
             return None
         key = self._key(i, j)
         numbers = matching()
-        shortest = numbers["min_vs_length" if self.vs_at is not None else "min_free_text_length"]
+        shortest = numbers["min_vs_length" if self._beside_vs(i, j) else "min_free_text_length"]
         return key if len(key) >= shortest else None
+
+    def _beside_vs(self, i: int, j: int) -> bool:
+        """Whether the window [i, j) stands right before or right after the "vs": the names
+        of "X vs Y" do. Elsewhere a "vs" word is read as it is typed: "đấu" also ends
+        "chiến đấu" (battle), and "dau" typed without marks is also "đầu" (start)."""
+        return self.vs_at is not None and self.vs_at in (j, i - 1)
 
     def fuzzy(self) -> None:
         """Close misspellings in what is left. One word alone is compared whole ("honset" ~
         "honest"); only several words, or a word of an "X vs Y", may be part of a longer name
         ("injection fairy" ~ "Injection Fairy Lily"), so a common word such as "damage" never
         becomes "Damage Condenser"."""
-        in_vs = self.vs_at is not None
         for i, j in windows(self.tokens, self.vs_at):
             if self.taken & set(range(i, j)):
                 continue
+            in_vs = self._beside_vs(i, j)
             key = self._fuzzy_candidate(i, j)
             if key is None:
                 continue
