@@ -55,16 +55,25 @@ def in_english(conn: sqlite3.Connection, fact: Fact) -> Fact:
     return english
 
 
-def _answer(conn: sqlite3.Connection, p: dict[str, Any], required: list[set[str]],
-            asked_stems: set[str], text: str, about_thing: set[str]) -> Fact | None:  # fmt: skip
+def _answer(
+    conn: sqlite3.Connection,
+    p: dict[str, Any],
+    required: list[set[str]],
+    asked_stems: set[str],
+    text: str,
+    about_thing: set[str],
+) -> Fact | None:
     """The clause of the passage saying what happens, and the rule's next sentence, which goes
     on telling it; or None."""
     facts, stating = passages.stating(conn, p, required)
     fitting = [
-        f for f in stating
-        if f["modality"] in _STATES and not f["limits"] and f["outcome"].strip()
+        f
+        for f in stating
+        if f["modality"] in _STATES
+        and not f["limits"]
+        and f["outcome"].strip()
         and passages.condition_share(f, asked_stems, text) >= threshold("min_condition_share")
-    ]  # fmt: skip
+    ]
     # A clause under the condition the question describes says what happens then; else, of
     # "what happens to unused will", the plain statement naming the thing.
     conditioned = [f for f in fitting if f["condition"]] or [
@@ -125,5 +134,10 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
     outcome = _outcome(fact)
     if fact["next"]:
         outcome = f"{outcome}; {fact['next'][:1].lower()}{fact['next'][1:].rstrip(' .')}"
-    return Verdict(outcome, f"{_lead(fact)}{outcome}.", [because(conn, f) for f in found[:2]],
-                   kind="outcome", moment=fact["moment"])  # fmt: skip
+    return Verdict(
+        outcome,
+        f"{_lead(fact)}{outcome}.",
+        [because(conn, f) for f in found[:2]],
+        kind="outcome",
+        moment=fact["moment"],
+    )

@@ -33,8 +33,11 @@ def original(conn: sqlite3.Connection, passage: dict[str, Any]) -> dict[str, Any
     verdict cites the source, not its machine translation."""
     if passage["provenance"] != "machine" or not passage["translation_of"]:
         return passage
-    ids = [t["id"] for t in run(conn, "rule_translations", id=passage["id"])
-           if t["id"].startswith(f"{passage['translation_of']}:")]  # fmt: skip
+    ids = [
+        t["id"]
+        for t in run(conn, "rule_translations", id=passage["id"])
+        if t["id"].startswith(f"{passage['translation_of']}:")
+    ]
     rows = run(conn, "passages", ids=ids[:1]) if ids else []
     return {**rows[0], "features": passage["features"]} if rows else passage
 
@@ -42,9 +45,10 @@ def original(conn: sqlite3.Connection, passage: dict[str, Any]) -> dict[str, Any
 def top(asked: Asked) -> list[dict[str, Any]]:
     """The first ranked passages covering enough of the question (tuned thresholds), each once."""
     found = [
-        original(asked.conn, p) for p in asked.passages[: int(threshold("passages"))]
+        original(asked.conn, p)
+        for p in asked.passages[: int(threshold("passages"))]
         if p["features"]["coverage"] >= threshold("min_coverage")
-    ]  # fmt: skip
+    ]
     return list({p["id"]: p for p in found}.values())
 
 

@@ -55,8 +55,13 @@ class _Question:
 
     def own(self, node: str, chains: tuple[str, ...] = ("", "first")) -> list[Fact]:
         """The facts naming a card asked about at the moment, of the Chains given."""
-        return [f for f in self.of(node) if f["subject"][5:] in self.cards
-                and f["subject"].startswith("card:") and f["chain"] in chains]  # fmt: skip
+        return [
+            f
+            for f in self.of(node)
+            if f["subject"][5:] in self.cards
+            and f["subject"].startswith("card:")
+            and f["chain"] in chains
+        ]
 
     def holds(self, f: Fact, every: bool = False) -> bool:
         """The fact is about every card, or a class holding a card asked about (of known
@@ -189,8 +194,10 @@ def _named_subject(u: Understood) -> dict[str, Any] | None:
     ends = [(m.start(), folded.find(",", m.end())) for m in lexicon().condition.finditer(folded)]
     conditions = [(start, end if end >= 0 else len(folded)) for start, end in ends]
     named = [{**c, "is": "card"} for c in u.cards] + [{**c, "is": "class"} for c in u.classes]
-    named = sorted((n for n in named if not any(a <= n["start"] < b for a, b in conditions)),
-                   key=lambda n: n["start"])  # fmt: skip
+    named = sorted(
+        (n for n in named if not any(a <= n["start"] < b for a, b in conditions)),
+        key=lambda n: n["start"],
+    )
     acts = sorted(m.start() for _, cues in lexicon().actions_ for m in cues.finditer(u.text))
     if not named or not acts:
         return named[0] if named else None
@@ -258,12 +265,19 @@ def yes_no(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
     for d in decisions:
         why = narrate("why", why=d.why) if d.why else ""
         moment = at_moment(moment_name(conn, d.node))
-        parts.append(narrate(f"{'cannot' if d.verdict == 'no' else 'can'}_activate",
-                             moment=moment, why=why))  # fmt: skip
+        parts.append(
+            narrate(f"{'cannot' if d.verdict == 'no' else 'can'}_activate", moment=moment, why=why)
+        )
     text = narrate("activated_at", opening=narrate(verdict), name=name, moments="; ".join(parts))
     cited = [because(conn, f) for d in decisions for f in d.facts]
-    return Verdict(verdict, text, cited, kind="permission", moment=decisions[0].node,
-                   cards=sorted(cards) if u.cards else [])  # fmt: skip
+    return Verdict(
+        verdict,
+        text,
+        cited,
+        kind="permission",
+        moment=decisions[0].node,
+        cards=sorted(cards) if u.cards else [],
+    )
 
 
 def when(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
@@ -291,5 +305,11 @@ def when(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | Non
         verdict = narrate("with_condition", what=verdict, condition=condition)
         where = narrate("with_condition", what=where, condition=condition)
     text = narrate("only_moment", card=card["name"], moments=where)
-    return Verdict(verdict, text, [because(conn, f) for f in specific], kind="permission",
-                   moment=specific[0]["moment"], cards=[card["id"]])  # fmt: skip
+    return Verdict(
+        verdict,
+        text,
+        [because(conn, f) for f in specific],
+        kind="permission",
+        moment=specific[0]["moment"],
+        cards=[card["id"]],
+    )

@@ -185,8 +185,9 @@ def _counts(fact: Fact, counted: set[str], asked: set[str]) -> bool:
     return False
 
 
-def _matching(conn: sqlite3.Connection, u: Understood, asked: Asked,
-              counted: set[str] | None = None) -> tuple[list[Fact], str] | None:  # fmt: skip
+def _matching(
+    conn: sqlite3.Connection, u: Understood, asked: Asked, counted: set[str] | None = None
+) -> tuple[list[Fact], str] | None:
     """The facts of the best passages answering how many, and their value; ``counted``: what
     is counted, when not read from the question's cue."""
     top = passages.best(u, asked)
@@ -215,9 +216,10 @@ def _matching(conn: sqlite3.Connection, u: Understood, asked: Asked,
             # its parentheses).
             around |= stems(_PARENTHESES.sub(" ", f"{p['text']} {p.get('reading') or ''}"))
         kept = [
-            f for f in every
+            f
+            for f in every
             if _qualified(f, u, asked_stems) and _about(f, found, wanted, asked, around)
-        ]  # fmt: skip
+        ]
         if kept:
             ranked.append(_values(kept, _bound_asked(u.text)))
     if not ranked or len(ranked[0][1]) != 1:
@@ -227,8 +229,9 @@ def _matching(conn: sqlite3.Connection, u: Understood, asked: Asked,
     return ranked[0][0], next(iter(ranked[0][1]))
 
 
-def _about(fact: Fact, found: list[tuple[int, str]], wanted: set[str], asked: Asked,
-           around: set[str]) -> bool:  # fmt: skip
+def _about(
+    fact: Fact, found: list[tuple[int, str]], wanted: set[str], asked: Asked, around: set[str]
+) -> bool:
     """The number is said of no other card than the question names, is no difference ("1500
     more ATK than Blue-Eyes"), and each concept the question names (but what it counts) is what
     it is said of or named in its own clause or the passage's section."""
@@ -275,8 +278,11 @@ def within(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
         return None
     fact = found[0][0]
     # The sentence bounding the count (or its heading) names what the question names.
-    heading = [f"{p.get('title') or ''} {p.get('section_path') or ''}"
-               for p in asked.passages if p["id"] == fact["rule"]][:1]  # fmt: skip
+    heading = [
+        f"{p.get('title') or ''} {p.get('section_path') or ''}"
+        for p in asked.passages
+        if p["id"] == fact["rule"]
+    ][:1]
     held = stems(" ".join([fact["quote"], *heading]))
     named = {c for _, c in _concepts(u, asked)} - counted - _words()["generic"]
     if not all(asked.forms.named(c, held) for c in named):
@@ -305,8 +311,11 @@ def printed(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | 
     if not all(w in asking for w in u.words):
         return None
     rows = run(conn, "card_facts", id=u.cards[0]["id"])
-    found = [{**r, "id": f"{r['rule']}#{r['field']}", "quote": f"{r['field']}: {r['value']}"}
-             for r in rows if r["field"] == fields[0]]  # fmt: skip
+    found = [
+        {**r, "id": f"{r['rule']}#{r['field']}", "quote": f"{r['field']}: {r['value']}"}
+        for r in rows
+        if r["field"] == fields[0]
+    ]
     values = {f["value"] for f in found}
     if len(values) != 1 or not re.fullmatch(r"\d+", next(iter(values))):
         return None

@@ -54,7 +54,7 @@ def _word_sets() -> dict[str, Any]:
             lang: re.compile(rf"(?<!\w)(?:{_alternation(ws)})(?!\w)")
             for lang, ws in data["negations"].items()
             if ws
-        },  # fmt: skip
+        },
         "pronoun": re.compile(rf"^\W*(?:(?:{openers})\s+)*(?:{pronouns})(?!\w)"),
     }
 
@@ -64,8 +64,14 @@ def _ids(concepts: str) -> set[str]:
     return {c.partition(":")[2] for c in concepts.split() if not c.startswith("timing:")}
 
 
-def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: set[str],
-             topic: set[str], plain: list[set[str]]) -> str:  # fmt: skip
+def _reading(
+    fact: dict[str, Any],
+    asked: Asked,
+    asked_stems: set[str],
+    skip: set[str],
+    topic: set[str],
+    plain: list[set[str]],
+) -> str:
     """The verdict a statement fact gives the question, or "". ``topic``: the concepts the rule
     opens with ("it"); ``plain``: the question's own words, which the clause must hold."""
     u, said = asked.u, fact["modality"]
@@ -95,9 +101,10 @@ def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: se
         # What the modality is said of: the words before it in its part of the clause.
         before = fact["subject"].rpartition(",")[2]
         subject = [
-            w for w in text_words(before)
+            w
+            for w in text_words(before)
             if w not in skip and len(w) > 1 and not lexicon().negated_subjects.search(w)
-        ]  # fmt: skip
+        ]
         if not {stem(w) for w in subject} <= asked_stems:
             return ""
     if any(bound for bound, _, _ in lexicon().quantities(fact["outcome"])):
@@ -158,8 +165,9 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
             passages.condition_share(f, asked_stems, u.text) >= threshold("min_doubt_share")
             # ... and says something of what is asked, its condition aside
             and _reading({**f, "condition": ""}, asked, asked_stems, skip, topic, plain)
-            for f in stating if f["condition"]
-        )  # fmt: skip
+            for f in stating
+            if f["condition"]
+        )
         for fact in stating:
             if doubt and not fact["condition"]:
                 continue

@@ -48,8 +48,13 @@ def _time_of(clause: str) -> str:
     return " ".join(every).rstrip(" ,.")
 
 
-def _answer(conn: sqlite3.Connection, p: dict[str, Any], u: Understood, required: list[set[str]],
-            asking: list[set[str]]) -> tuple[str, dict[str, Any]] | None:  # fmt: skip
+def _answer(
+    conn: sqlite3.Connection,
+    p: dict[str, Any],
+    u: Understood,
+    required: list[set[str]],
+    asking: list[set[str]],
+) -> tuple[str, dict[str, Any]] | None:
     """(when, the deciding fact) from one passage, or None. The clause must say the action
     asked is done and hold the ``asking`` sentence's words."""
     cards = {c["id"] for c in u.cards}
@@ -73,11 +78,13 @@ def _answer(conn: sqlite3.Connection, p: dict[str, Any], u: Understood, required
         if time and _question_share(time, u.text) < 1:  # the question's own "until end of turn"
             return time, fact
         if (
-            fact["condition"] and not cards and _names_a_time(fact["condition"])
+            fact["condition"]
+            and not cards
+            and _names_a_time(fact["condition"])
             # the question's own condition ("when does 'at the beginning of battle phase'
             # happen": not "when an effect triggers 'at the beginning of battle phase'")
             and _question_share(fact["condition"], u.text) < threshold("min_condition_share")
-        ):  # fmt: skip
+        ):
             # "may initiate battle if it is main timing"
             return narrate("when_condition", condition=fact["condition"]), fact
         # A moment the question names already ("when in the Damage Step"): no answer.

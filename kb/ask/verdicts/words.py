@@ -298,21 +298,24 @@ def _narrowing_at(u: Understood, tokens: list[tuple[int, str]], skip: set[str]) 
     starts = {t["start"] for t in u.terms if "start" in t}
     # No function word, nor a count ("normal two-player game"), nor a term's own word.
     term = [start in starts for start, _ in tokens] + [False, False]
-    modifier = [w not in skip and not w.isdigit() and w not in lexicon().number_words
-                for _, w in tokens] + [False]  # fmt: skip
+    modifier = [
+        w not in skip and not w.isdigit() and w not in lexicon().number_words for _, w in tokens
+    ] + [False]
     return {
-        start for i, (start, _) in enumerate(tokens)
+        start
+        for i, (start, _) in enumerate(tokens)
         if modifier[i] and not term[i] and (term[i + 1] or (modifier[i + 1] and term[i + 2]))
-    }  # fmt: skip
+    }
 
 
 def plain(required: list[set[str]]) -> list[set[str]]:
     """The question's own words among the required (a word, or a word and its synonyms)."""
     groups = set(synonyms().values())
     return [
-        r for r in required
+        r
+        for r in required
         if all("|" not in a for a in r) and (len(r) == 1 or frozenset(r) in groups)
-    ]  # fmt: skip
+    ]
 
 
 def other_kind(question: str, clause: str, skip: AbstractSet[str]) -> bool:
