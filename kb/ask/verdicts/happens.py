@@ -55,24 +55,18 @@ def in_english(conn: sqlite3.Connection, fact: Fact) -> Fact:
     return english
 
 
-def _answer(
-    conn: sqlite3.Connection,
-    p: dict[str, Any],
-    required: list[set[str]],
-    asked_stems: set[str],
-    text: str,
-    about_thing: set[str],
-) -> Fact | None:
+def _answer(asked: Asked, p: dict[str, Any], about_thing: set[str]) -> Fact | None:
     """The clause of the passage saying what happens, and the rule's next sentence, which goes
     on telling it; or None."""
-    facts, stating = passages.stating(conn, p, required)
+    facts, stating = passages.stating(asked.conn, p, asked.required)
     fitting = [
         f
         for f in stating
         if f["modality"] in _STATES
         and not f["limits"]
         and f["outcome"].strip()
-        and passages.condition_share(f, asked_stems, text) >= threshold("min_condition_share")
+        and passages.condition_share(f, asked.stems, asked.u.text)
+        >= threshold("min_condition_share")
     ]
     # A clause under the condition the question describes says what happens then; else, of
     # "what happens to unused will", the plain statement naming the thing.
@@ -118,16 +112,10 @@ def _thing_asked(text: str) -> set[str]:
 
 def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """What happens, by the first best passages that say it, when the first two agree."""
-    required = words.required_words(conn, u)
-    if len(required) < 2:
+    if len(asked.required) < 2:
         return None
-    asked_stems = {a for alternatives in required for a in alternatives for a in a.split("|")}
     about_thing = _thing_asked(u.text)
-    found = [
-        f
-        for p in passages.best(u, asked)
-        if (f := _answer(conn, p, required, asked_stems, u.text, about_thing))
-    ]
+    found = [f for p in passages.best(u, asked) if (f := _answer(asked, p, about_thing))]
     if not found or len({fold(_outcome(f)) for f in found[:2]}) != 1:
         return None
     fact = in_english(conn, found[0])

@@ -141,9 +141,8 @@ def best(u: Understood, asked: Asked) -> list[dict[str, Any]]:
     game = u.game or u.game_hint or ""
     if not game:
         return []
-    required = words.required_words(asked.conn, u)
     found = [_in_edition(asked.conn, p, u) for p in top(asked) if p["game"] == game]
-    return [p for p in found if p and says_all(asked.conn, p, required)]
+    return [p for p in found if p and says_all(asked.conn, p, asked.required)]
 
 
 def _in_edition(conn: sqlite3.Connection, p: dict[str, Any], u: Understood) -> dict | None:

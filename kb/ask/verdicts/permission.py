@@ -19,7 +19,7 @@ from ...lookups.labels import narrate
 from ...store.db import column, first, run
 from ..passes_asks import cue_words, lexicon
 from ..question import Understood
-from . import passages, words
+from . import passages
 from .common import Asked, Verdict, at_moment, because, lower_first, moment_name, threshold
 
 Fact = dict[str, Any]
@@ -39,11 +39,11 @@ class _Question:
     """The cards asked about, what the question states, and the permission facts of the
     moments it is decided at, read once."""
 
-    def __init__(self, conn: sqlite3.Connection, u: Understood, cards: set[str], known: bool):
-        self.conn, self.cards, self.known, self.chain = conn, cards, known, u.chain
+    def __init__(self, asked: Asked, cards: set[str], known: bool):
+        u = asked.u
+        self.conn, self.cards, self.known, self.chain = asked.conn, cards, known, u.chain
         self.named = {c["id"] for c in u.cards}  # the cards the question names itself
-        required = words.required_words(conn, u)
-        self.stems = {a for alternatives in required for a in alternatives for a in a.split("|")}
+        self.stems = asked.stems
         self.narrowed = not u.cards and _narrowed(u)  # "a Quick-Play Spell that only boosts ATK"
         self.members: dict[str, set[str]] = {}
         self.facts: dict[str, list[Fact]] = {}
@@ -253,7 +253,7 @@ def yes_no(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
         known = True
     if not cards:
         return None
-    q = _Question(conn, u, cards, known)
+    q = _Question(asked, cards, known)
     decisions = [d for n in nodes if (d := _within(q, n))]
     conflicts = [[because(conn, f) for f in d.facts] for d in decisions if d.verdict == "conflict"]
     if conflicts or not decisions:  # a conflict is never resolved silently: both sides shown

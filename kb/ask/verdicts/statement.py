@@ -64,26 +64,19 @@ def _ids(concepts: str) -> set[str]:
     return {c.partition(":")[2] for c in concepts.split() if not c.startswith("timing:")}
 
 
-def _reading(
-    fact: dict[str, Any],
-    asked: Asked,
-    asked_stems: set[str],
-    skip: set[str],
-    topic: set[str],
-    plain: list[set[str]],
-) -> str:
+def _reading(fact: dict[str, Any], asked: Asked, topic: set[str]) -> str:
     """The verdict a statement fact gives the question, or "". ``topic``: the concepts the rule
-    opens with ("it"); ``plain``: the question's own words, which the clause must hold."""
-    u, said = asked.u, fact["modality"]
-    if fact["limits"] or passages.condition_share(fact, asked_stems, u.text) < threshold(
-        "min_condition_share"
-    ):
+    opens with ("it")."""
+    u, said, asked_stems, skip = asked.u, fact["modality"], asked.said, asked.skip
+    share = passages.condition_share(fact, asked_stems, u.text)
+    if fact["limits"] or share < threshold("min_condition_share"):
         return ""
     ids = [*(t["term"] for t in u.terms), *(c["id"] for c in u.cards)]
     ids += [c["class"] for c in u.classes]
     if topic and not topic & set(ids) and _word_sets()["pronoun"].search(fold(fact["outcome"])):
         return ""  # "It can also be activated ..." said of a Field Spell is not of a trap
-    if not words.holds_all(words.stems(f"{fact['condition']} {fact['outcome']}"), plain):
+    clause = words.stems(f"{fact['condition']} {fact['outcome']}")
+    if not words.holds_all(clause, words.plain(asked.required)):  # the question's own words
         return ""  # "players may concede" does not say whether an effect can force it
     action = u.action
     if said in ("does", "does-not") and action and action not in fact["action"].split():
@@ -149,29 +142,25 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
         return None
     if _counts(conn, u, u.classes):
         return None  # "more than once", "2 copies": a count, which no modality weighs
-    required = words.required_words(conn, u)
-    if len(required) < 2:
+    if len(asked.required) < 2:
         return None  # too little said to find the clause that says it
-    asked_stems = words.asked_words(u, required)
-    plain = words.plain(required)
-    skip = words.skipped(conn)
     readings = []
     for p in passages.top(asked):
-        mine, stating = passages.stating(conn, p, required)
+        mine, stating = passages.stating(conn, p, asked.required)
         # A clause under a condition the question states may be the exception it is about
         # ("However, if this is the first turn ..."): the unconditioned ones are not safe.
         topic = next((_ids(f["concepts"]) for f in mine if _ids(f["concepts"])), set())
         doubt = any(
-            passages.condition_share(f, asked_stems, u.text) >= threshold("min_doubt_share")
+            passages.condition_share(f, asked.said, u.text) >= threshold("min_doubt_share")
             # ... and says something of what is asked, its condition aside
-            and _reading({**f, "condition": ""}, asked, asked_stems, skip, topic, plain)
+            and _reading({**f, "condition": ""}, asked, topic)
             for f in stating
             if f["condition"]
         )
         for fact in stating:
             if doubt and not fact["condition"]:
                 continue
-            verdict = _reading(fact, asked, asked_stems, skip, topic, plain)
+            verdict = _reading(fact, asked, topic)
             if verdict:
                 readings.append((fact, verdict))
     # A clause under a condition the question states is the more specific rule.

@@ -23,6 +23,8 @@ from . import passages, words
 from .common import Asked, Verdict, because, moment_name, threshold
 from .words import stems
 
+Fact = dict[str, Any]
+
 # The modalities of a clause telling when a thing happens; when it may be done, when allowed.
 _HAPPENS = ("can", "must", "does", "only")
 _ALLOWS = ("can", "only")
@@ -48,20 +50,15 @@ def _time_of(clause: str) -> str:
     return " ".join(every).rstrip(" ,.")
 
 
-def _answer(
-    conn: sqlite3.Connection,
-    p: dict[str, Any],
-    u: Understood,
-    required: list[set[str]],
-    asking: list[set[str]],
-) -> tuple[str, dict[str, Any]] | None:
+def _answer(asked: Asked, p: dict[str, Any], asking: list[set[str]]) -> tuple[str, Fact] | None:
     """(when, the deciding fact) from one passage, or None. The clause must say the action
     asked is done and hold the ``asking`` sentence's words."""
+    conn, u = asked.conn, asked.u
     cards = {c["id"] for c in u.cards}
     if cards and not cards <= set((p.get("card_ids") or "").split()):
         return None
     # A passage naming the card asked about may state it in other words.
-    for fact in passages.stating(conn, p, [] if cards else required)[1]:
+    for fact in passages.stating(conn, p, [] if cards else asked.required)[1]:
         clause = f"{fact['condition']} {fact['outcome']}"
         if (
             fact["modality"] not in (_ALLOWS if u.modality == "can" else _HAPPENS)
@@ -145,11 +142,10 @@ def _asking_words(conn: sqlite3.Connection, u: Understood) -> list[set[str]]:
 
 def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """When the thing asked happens, by the first passages that state it."""
-    required = words.required_words(conn, u)
-    if len(required) < 2 and not u.cards:
+    if len(asked.required) < 2 and not u.cards:
         return None
     asking = _asking_words(conn, u)
-    answers = [a for p in passages.best(u, asked) if (a := _answer(conn, p, u, required, asking))]
+    answers = [a for p in passages.best(u, asked) if (a := _answer(asked, p, asking))]
     if not answers:
         return None
     (when, fact), cited = answers[0], [because(conn, f) for _, f in answers[:2]]

@@ -344,7 +344,6 @@ def _before_each(text: str, skip: AbstractSet[str]) -> dict[str, set[str]]:
     return out
 
 
-def asked_words(u: Understood, required: list[set[str]]) -> set[str]:
-    """Every stem the question holds (cue words too) or stands for (the forms of its names)."""
-    said = content(_word_sets()["clitic"].sub(" ", fold(u.text)), set(stopwords()))
-    return said | {a for alternatives in required for a in alternatives for a in a.split("|")}
+def asked_words(u: Understood, stems: set[str]) -> set[str]:
+    """Every stem the question holds (cue words too), and the ``stems`` of its names' forms."""
+    return content(_word_sets()["clitic"].sub(" ", fold(u.text)), set(stopwords())) | stems
