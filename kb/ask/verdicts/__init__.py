@@ -4,7 +4,8 @@ build derived from the rules and cited; where no fact covers the question, no ve
 ``decide`` runs the resolvers of the question's kind in order; a verdict stands when it passes
 the filters of kb.ask.verdicts.filters.
 
-On the ``kb ask`` path: standard library, sqlite3, rapidfuzz and ``ingest`` text modules only.
+On the ``kb ask`` path, every module here: standard library, sqlite3, rapidfuzz and ``ingest``
+text modules only.
 """
 
 from __future__ import annotations

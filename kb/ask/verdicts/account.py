@@ -2,10 +2,7 @@
 (a card, a moment and the words placing it, a class, the action, the Chain) or said by the
 clauses the verdict quotes or what they are said under. A word neither read nor quoted is one
 the verdict never weighed ("a second Chain in the Battle Step"): no verdict, and the answer
-names the words.
-
-On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
-"""
+names the words."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
 """What every verdict carries: the verdict, the sentence a judge reads first, the deciding
 facts with their rules, and conflicts between facts (shown with both sources); the answer it
-is given as, or without one, what is missing.
-
-On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
-"""
+is given as, or without one, what is missing."""
 
 from __future__ import annotations
 

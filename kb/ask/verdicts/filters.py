@@ -1,9 +1,6 @@
 """The filters a verdict passes, named and in order: each stops a question (before any
 resolver) or a verdict; the name of the one that stopped it is ``Asked.stopped_by``, counted by
-bench/verdicts.py. Each has a case file, tests/fixtures/ask/filters/<name>.txt.
-
-On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
-"""
+bench/verdicts.py. Each has a case file, tests/fixtures/ask/filters/<name>.txt."""
 
 from __future__ import annotations
 

@@ -1,10 +1,7 @@
 """What happens, read from the best passages: the outcome of the clause whose condition is the
 situation asked about ("If there are no cards in your deck, you lose immediately"), or of the
 clause stating what a "what happens to X" question asks. The first passage answering decides;
-a second answering differently takes the verdict away.
-
-On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
-"""
+a second answering differently takes the verdict away."""
 
 from __future__ import annotations
 

@@ -2,10 +2,7 @@
 game (and of the year or version it names), machine translations read in their source, and
 saying every content word of the question but perhaps one of a long question; and the one
 reader of their clauses: which state the question, and how much of a clause's condition the
-question states.
-
-On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
-"""
+question states."""
 
 from __future__ import annotations
 

@@ -1,10 +1,7 @@
 """May a card (or a class of cards) be activated at a moment? Yes/no and "when", from the
 permission facts: those naming the card first, else those of the classes holding it (only
 forbidden: no; only allowed: yes; neither, where the rules list the only ones allowed: no;
-both: a conflict, shown). A later Chain meets the facts allowing only the first.
-
-On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
-"""
+both: a conflict, shown). A later Chain meets the facts allowing only the first."""
 
 from __future__ import annotations
 

@@ -6,10 +6,7 @@ is said of what the question names, and the question states what qualifies it; t
 that answer must agree. ``within`` weighs a count the question states against it;
 ``printed`` gives a card's printed number ("Breaker the Magical Warrior ATK?": 1600) from table
 ``card_facts``, for a plain question only: one card, one field, no other words ("... right
-after it is Normal Summoned" asks about the game).
-
-On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
-"""
+after it is Normal Summoned" asks about the game)."""
 
 from __future__ import annotations
 

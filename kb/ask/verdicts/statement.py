@@ -5,10 +5,7 @@ Every clause of every rule is a statement fact (ingest/extract/clauses.py): a mo
 cannot, must, needn't, only; does / does-not), a condition, exception words. A clause answers
 when it holds most of the question's words and the rest are said around it, the question
 states its condition, it holds no exception and it is said of what the question names; the
-question's modality decides how it reads (``reading``). Clauses that disagree give no verdict.
-
-On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
-"""
+question's modality decides how it reads (``reading``). Clauses that disagree give no verdict."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
 """When, read from the best passages: the phrase saying when of the clause that states what the
 question asks, or its passage's moment. The clause must say the thing happens; a question
-about a card is answered only by a passage naming it; the first two answers must agree.
-
-On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
-"""
+about a card is answered only by a passage naming it; the first two answers must agree."""
 
 from __future__ import annotations
 

@@ -2,10 +2,7 @@
 for it (a term or a moment as any of its names, an everyday phrase as any of its expansions);
 the ways of writing a glossary term, a card or a card class, as stems (whether a clause names
 what the question names); and the words that say nothing of what it is about (function and
-cue words, game names...).
-
-On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
-"""
+cue words, game names...)."""
 
 from __future__ import annotations
 
