@@ -9,20 +9,19 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 from ingest.text import CJK_RUN, cjk_bigrams, fold, stem
 
 from ...lexicon.words import cue_pattern, query_data, stopwords
 from ...lookups.timing import node_path
-from ...store import datafiles
 from ...store.db import first, run
 from ...store.vocabulary import load_vocabulary
 from ..passes_asks import lexicon
 from ..question import Understood
 from . import passages, words
 from .common import Asked, Verdict, threshold
+from .curated import curated
 
 Span = tuple[int, int]
 
@@ -93,15 +92,6 @@ def _placed(conn: sqlite3.Connection, verdict: Verdict, held: set[str]) -> Calla
     return placed
 
 
-@cache
-def _placing_cues() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The qualifiers of moments ("at the start of") and the words placing something at a moment
-    ("during the", "vào lúc": ingest/data/statements.toml [times]), folded."""
-    qualifiers = {fold(c) for cues in query_data()["qualifiers"].values() for c in cues}
-    times = [w for ws in datafiles.load("statements")["times"].values() for w in ws]
-    return tuple(qualifiers), tuple({fold(w) for w in times if isinstance(w, str)} | qualifiers)
-
-
 def _placing(conn: sqlite3.Connection, folded: str, moment: dict[str, Any]) -> list[Span]:
     """The words placing something at a moment: read with it, but a qualifier its name lacks
     ("at the start of" the Battle Step), left for the clause to say."""
@@ -111,7 +101,7 @@ def _placing(conn: sqlite3.Connection, folded: str, moment: dict[str, Any]) -> l
     while (last := re.search(r"\w+$", before)) and last.group() in stopwords():
         before = before[: last.start()].rstrip()  # "before the Damage Step"
     after = folded[end:]
-    qualifiers, cues = _placing_cues()
+    qualifiers, cues = curated()["qualifiers"], curated()["placing"]
     out = []
     for cue in cues:
         if any(_whole(q, cue) and not _whole(q, names) for q in qualifiers):

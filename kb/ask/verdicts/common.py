@@ -59,7 +59,9 @@ class Asked:
 
 
 class Verdict:
-    """A composed verdict: ``verdict`` is yes, no, depends, or a short outcome."""
+    """A composed verdict: ``verdict`` is yes, no, depends, or a short outcome; ``kind``: how
+    it was decided (permission, statement, quantity...). Not a dataclass: dataclasses is no
+    light import for a kb ask process."""
 
     def __init__(
         self,
@@ -68,17 +70,12 @@ class Verdict:
         because: list[dict[str, Any]],
         *,
         kind: str,
-        conflicts: list[list[dict[str, Any]]] | None = None,
         moment: str | None = None,
         cards: list[str] | None = None,
     ) -> None:
-        self.verdict = verdict
-        self.text = text
-        self.because = because
-        self.kind = kind
-        self.conflicts = conflicts or []
-        self.moment = moment
-        self.cards = cards or []
+        self.verdict, self.text, self.because, self.kind = verdict, text, because, kind
+        self.conflicts: list[list[dict[str, Any]]] = []
+        self.moment, self.cards = moment, cards or []
 
 
 def because(conn: sqlite3.Connection, fact: dict[str, Any]) -> dict[str, Any]:

@@ -5,9 +5,7 @@ a second answering differently takes the verdict away."""
 
 from __future__ import annotations
 
-import re
 import sqlite3
-from functools import cache
 from typing import Any
 
 from ingest.text import fold, stem
@@ -15,27 +13,20 @@ from ingest.text import words as text_words
 
 from ...lexicon.words import cue_pattern, query_data, stopwords
 from ...lookups.labels import narrate
-from ...store import datafiles
 from ..answers.common import quote_gloss
 from ..passes_asks import lexicon
 from ..question import Understood
 from . import passages, words
 from .common import Asked, Verdict, because, threshold
+from .curated import curated
 
 Fact = dict[str, Any]
 _STATES = ("does", "does-not", "must", "cannot")
 
 
-@cache
-def _referring() -> re.Pattern[str]:
-    words_ = datafiles.load("statements")["referring"]
-    body = "|".join(re.escape(w) for ws in words_.values() for w in ws)
-    return re.compile(rf"\s*(?<!\w)(?:{body})(?!\w)", re.IGNORECASE)
-
-
 def plain(outcome: str) -> str:
     """The outcome without the words tying it to the sentence before ("You also win")."""
-    return _referring().sub("", outcome).strip() or outcome
+    return curated()["referring"].sub("", outcome).strip() or outcome
 
 
 def in_english(conn: sqlite3.Connection, fact: Fact) -> Fact:

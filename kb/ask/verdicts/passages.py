@@ -9,19 +9,17 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Set as AbstractSet
-from functools import cache
 from typing import Any
 
 from ingest.sentences import split_sentences
-from ingest.text import fold, stem
-from ingest.text import words as text_words
+from ingest.text import fold
 
-from ...lexicon.words import query_data, stopwords
-from ...store import datafiles
+from ...lexicon.words import stopwords
 from ...store.db import first, run
 from ..question import Understood
 from . import words
 from .common import Asked, threshold
+from .curated import curated
 from .words import stems
 
 
@@ -88,23 +86,13 @@ def answering(clause: str, around: set[str], required: list[set[str]]) -> bool:
     return 2 * held >= len(required) and words.all_but_one(missing, required, slack_from)
 
 
-@cache
-def _condition_words() -> tuple[list[tuple[str, str]], frozenset[str]]:
-    """The opposites, both ways ("face-up", "face-down": ingest/data/statements.toml), and the
-    stems of the words any question supposes (kb/data/query.toml [conditions])."""
-    pairs = [(fold(a), fold(b)) for a, b in datafiles.load("statements")["opposites"]["pairs"]]
-    implied = query_data()["conditions"]["implied"]
-    stems_ = frozenset(stem(w) for phrase in implied for w in text_words(fold(phrase)))
-    return [*pairs, *((b, a) for a, b in pairs)], stems_
-
-
 def condition_share(
     fact: dict[str, Any], asked_stems: AbstractSet[str], asked_text: str = ""
 ) -> float:
     """How much of the fact's condition the question states (1.0 without one; 0.0 when it
     says the opposite: "face-up" for "face-down")."""
     said, asked = fold(fact["condition"]), fold(asked_text)
-    opposites, implied = _condition_words()
+    opposites, implied = curated()["opposites"], curated()["implied"]
     for x, y in opposites if asked_text else []:
         if _has_word(said, x) and _has_word(asked, y) and not _has_word(asked, x):
             return 0.0

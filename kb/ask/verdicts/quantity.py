@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from functools import cache
 from typing import Any
 
 from ingest.text import fold, folded_words, stem, version_key, words
@@ -21,10 +20,11 @@ from ...lexicon.words import cue_pattern, query_data, stopwords
 from ...lookups.labels import narrate
 from ...store.db import run
 from ...store.vocabulary import load_vocabulary
-from ..passes_asks import cue_words, lexicon, stated_numbers
+from ..passes_asks import lexicon, stated_numbers
 from ..question import Understood
 from . import passages
 from .common import Asked, Verdict, because, threshold
+from .curated import curated
 from .words import other_kind, stems
 
 Fact = dict[str, Any]
@@ -32,21 +32,6 @@ _PARENTHESES = re.compile(r"\([^()]*\)")
 _CONCEPTS = ("term:", "class:", "card:")
 # How many words after a number name what it counts ("one master rune card").
 _NOUN_PHRASE = 3
-
-
-@cache
-def _words() -> dict[str, Any]:
-    """The curated words a count is read with (kb/data/query.toml [quantity]), read once:
-    concepts too general to tell two counts apart, words making a number a difference ("1500
-    more ATK than"), prefixes negating a qualifier ("non-basic"), function and cue words."""
-    data = query_data()["quantity"]
-    prefixes = "|".join(re.escape(p) for p in data["negating_prefixes"])
-    return {
-        "generic": frozenset(f"term:{t}" for t in data["generic"]),
-        "comparatives": frozenset(stem(fold(w)) for w in data["comparatives"]),
-        "negated": re.compile(rf"\b(?:{prefixes})(\w+)"),
-        "skip": frozenset(stopwords()) | cue_words(),
-    }
 
 
 def _concepts(u: Understood, asked: Asked) -> list[tuple[int, str]]:
@@ -144,13 +129,13 @@ def _qualified(fact: Fact, u: Understood, asked: set[str]) -> bool:
     data = query_data()["quantity"]
     measure = {stem(fold(w)) for w in [*data["counts"], *data["numbers"]]}
     measure |= {stem(w) for w in re.split(r"[-\s]+", fact["unit"].partition(":")[2]) if w}
-    rest = said - measure - {stem(c.partition(":")[2]) for c in _words()["generic"]}
+    rest = said - measure - {stem(c.partition(":")[2]) for c in curated()["generic"]}
     question = fold(u.text)
-    for m in _words()["negated"].finditer(fold(fact["condition"])):
+    for m in curated()["negated"].finditer(fold(fact["condition"])):
         plain = re.search(rf"(?<![\w-]){re.escape(m.group(1))}\b", question)
         if plain and m.group() not in question:
             return False
-    if other_kind(u.text, fact["condition"], _words()["skip"]):
+    if other_kind(u.text, fact["condition"], curated()["count_skip"]):
         return False
     return len(rest & asked) >= threshold("min_qualifier_share") * len(rest)
 
@@ -171,7 +156,7 @@ def _counts(fact: Fact, counted: set[str], asked: set[str]) -> bool:
     counted_words = {c.partition(":")[2] for c in counted if c.startswith("word:")}
     if unit.startswith("word:") and {stem(w) for w in said[:_NOUN_PHRASE]} & counted_words:
         return True  # "one master rune card" counts master runes
-    if unit not in _words()["generic"]:
+    if unit not in curated()["generic"]:
         return False
     for concept in counted:
         named = {stem(w) for w in re.split(r"[-\s]+", concept.partition(":")[2]) if w}
@@ -194,7 +179,7 @@ def _matching(
     found = _concepts(u, asked)
     counted = _counted(u, found) if counted is None else counted
     names = {_name(c) for c in counted} - {""}
-    wanted = {c for _, c in found if _name(c) not in names} - _words()["generic"] - counted
+    wanted = {c for _, c in found if _name(c) not in names} - curated()["generic"] - counted
     typed = words(fold(u.text))
     asked_stems = {stem(w) for w in typed} | {stem(u.corrections.get(w, w)) for w in typed}
     asked_stems |= {s for _, c in found for a in asked.forms.of(c) for s in a.split("|")}
@@ -235,7 +220,7 @@ def _about(
     subject = fact["subject"]
     if subject.startswith("card:") and subject not in {c for _, c in found}:
         return False
-    if fact["unit"].partition(":")[2] in _words()["comparatives"]:
+    if fact["unit"].partition(":")[2] in curated()["comparatives"]:
         return False
     held = stems(fact["outcome"] or fact["quote"]) | around
     return all(subject == c or asked.forms.named(c, held) for c in wanted)
@@ -281,7 +266,7 @@ def within(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
         if p["id"] == fact["rule"]
     ][:1]
     held = stems(" ".join([fact["quote"], *heading]))
-    named = {c for _, c in _concepts(u, asked)} - counted - _words()["generic"]
+    named = {c for _, c in _concepts(u, asked)} - counted - curated()["generic"]
     if not all(asked.forms.named(c, held) for c in named):
         return None
     low = fact["low"] if fact["low"] is not None else 0
@@ -301,7 +286,7 @@ def printed(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | 
     data = query_data()
     fields = [f for f in u.facts if f in data["facts_numeric"]["fields"]]
     asking = {w for names in data["facts"].values() for n in names for w in folded_words(n).split()}
-    asking |= {fold(w) for w in data["printed"]["words"]} | set(stopwords()) | cue_words()
+    asking |= {fold(w) for w in data["printed"]["words"]} | curated()["count_skip"]
     # One card, perhaps named twice ("「魔导战士 破坏者」（Breaker the Magical Warrior）").
     if len({c["id"] for c in u.cards}) != 1 or len(fields) != 1:
         return None

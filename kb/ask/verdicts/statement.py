@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from functools import cache
 from typing import Any
 
 from ingest.text import fold, stem
@@ -19,41 +18,18 @@ from ingest.text import words as text_words
 
 from ...lexicon.words import query_data
 from ...lookups.labels import narrate
-from ...store import datafiles
 from ...store.vocabulary import load_vocabulary
 from ..passes_asks import lexicon, stated_numbers
 from ..question import Understood
 from . import passages, words
 from .common import Asked, Verdict, because, threshold
+from .curated import curated
 
 
 def reading(asked: str, said: str) -> str:
     """The verdict a clause of modality ``said`` gives a question of modality ``asked``, or ""
     (kb/data/query.toml [readings])."""
     return query_data()["readings"].get(asked, {}).get(said, "")
-
-
-def _alternation(phrases: list[str]) -> str:
-    """Folded phrases as a regular expression's alternatives, the longest first."""
-    return "|".join(re.escape(fold(w)) for w in sorted(phrases, key=len, reverse=True))
-
-
-@cache
-def _word_sets() -> dict[str, Any]:
-    """The curated words clauses and questions are read with, compiled once: the words that
-    negate a question in each language, a pronoun standing for the rule's topic opening a
-    clause (after "and", "also"...) (ingest/data/statements.toml)."""
-    data = datafiles.load("statements")
-    pronouns = _alternation([w for ws in data["pronouns"].values() for w in ws])
-    openers = "|".join(re.escape(fold(w)) for w in query_data()["pronoun_openers"]["words"])
-    return {
-        "negations": {
-            lang: re.compile(rf"(?<!\w)(?:{_alternation(ws)})(?!\w)")
-            for lang, ws in data["negations"].items()
-            if ws
-        },
-        "pronoun": re.compile(rf"^\W*(?:(?:{openers})\s+)*(?:{pronouns})(?!\w)"),
-    }
 
 
 def _ids(concepts: str) -> set[str]:
@@ -70,7 +46,7 @@ def _reading(fact: dict[str, Any], asked: Asked, topic: set[str]) -> str:
         return ""
     ids = [*(t["term"] for t in u.terms), *(c["id"] for c in u.cards)]
     ids += [c["class"] for c in u.classes]
-    if topic and not topic & set(ids) and _word_sets()["pronoun"].search(fold(fact["outcome"])):
+    if topic and not topic & set(ids) and curated()["pronoun"].search(fold(fact["outcome"])):
         return ""  # "It can also be activated ..." said of a Field Spell is not of a trap
     clause = words.stems(f"{fact['condition']} {fact['outcome']}")
     if not words.holds_all(clause, words.plain(asked.required)):  # the question's own words
@@ -106,7 +82,7 @@ def _asked_negation(text: str, lang: str) -> bool:
     """The question asks a negated thing ("can't I ..."), not in the condition it supposes."""
     sentence = passages.asking_sentence(text)
     parts = lexicon().split_condition(sentence)
-    negations = _word_sets()["negations"].get(lang or "en")
+    negations = curated()["negations"].get(lang or "en")
     return bool(negations and negations.search(fold(parts[1] if parts else sentence)))
 
 

@@ -10,17 +10,16 @@ import re
 import sqlite3
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
-from functools import cache
 from typing import Any
 
 from ingest.text import CJK_RUN, fold, stem, words
 
 from ...lexicon.words import cue_pattern, query_data, stopwords
-from ...store import datafiles
 from ...store.db import column, run
 from ...store.vocabulary import load_vocabulary
 from ..passes_asks import cue_phrases, cue_words, is_everyday_verb, lexicon, unread_chinese
 from ..question import Understood
+from .curated import curated
 
 
 def stems(text: str) -> set[str]:
@@ -72,49 +71,19 @@ class Forms:
         return holds(held, {a for a in self.of(concept) if not CJK_RUN.search(a)})
 
 
-@cache
-def _word_sets() -> dict[str, Any]:
-    """The curated words read here, folded once: one-word connectives opening a clause ("but",
-    "nhưng"), the words of a number's bounds ("exactly", "at least") and those making a clause
-    negative ("doesn't", "không": ingest/data/statements.toml); the clitics ("don't" is "do"
-    and "n't") and each stem of an everyday word to the stems of its synonyms
-    (kb/data/query.toml)."""
-    data = datafiles.load("statements")
-    clauses = [w for lang in ("en", "vi", "zh") for w in data["clauses"].get(lang, [])]
-    clitics = query_data()["clitics"]
-    not_after = "".join(f"(?<!{re.escape(w)})" for w in clitics["negation_not_after"])
-    negation = re.escape(clitics["negation"]).replace("'", "['’]")
-    endings = "|".join(re.escape(e) for e in clitics["after_apostrophe"])
-    synonyms: dict[str, frozenset[str]] = {}
-    for group in query_data()["synonyms"]["groups"]:
-        group_stems = frozenset(stem(fold(w)) for w in group)
-        synonyms |= dict.fromkeys(group_stems, group_stems)
-    return {
-        "connectives": frozenset(fold(w) for w in clauses if " " not in w),
-        "bounds": _phrase_words(data["bounds"]),
-        "polar": _phrase_words(data["polarity"]),
-        "clitic": re.compile(rf"{not_after}{negation}\b|['’](?:{endings})\b"),
-        "synonyms": synonyms,
-    }
-
-
-def _phrase_words(by_lang: dict[str, list[str]]) -> frozenset[str]:
-    return frozenset(w for phrases in by_lang.values() for p in phrases for w in fold(p).split())
-
-
 def polar_words() -> frozenset[str]:
     """The words that make a clause negative ("doesn't", "không"): how it is said, not what."""
-    return _word_sets()["polar"]
+    return curated()["polar"]
 
 
 def synonyms() -> dict[str, frozenset[str]]:
     """Each stem of an everyday word to the stems of its group (kb/data/query.toml)."""
-    return _word_sets()["synonyms"]
+    return curated()["synonyms"]
 
 
 def skipped(conn: sqlite3.Connection) -> set[str]:
     """Words that say nothing of a question's subject: function and cue words, game names."""
-    sets = _word_sets()
+    sets = curated()
     skip = set(stopwords()) | cue_words() | sets["bounds"] | sets["connectives"]
     return skip | {fold(a) for aliases in load_vocabulary(conn).games.values() for a in aliases}
 
@@ -166,7 +135,7 @@ def required_spans(
     forms = _term_forms(conn)
     # The question folded, its clitics ("can't"), the games it names and ``apart`` blanked:
     # positions stay the question's.
-    folded = _word_sets()["clitic"].sub(lambda m: " " * len(m.group()), fold(u.corrected or u.text))
+    folded = curated()["clitic"].sub(lambda m: " " * len(m.group()), fold(u.corrected or u.text))
     games, as_words = _game_mentions(conn, folded, forms)
     for start, end in [*apart, *games]:
         folded = folded[:start] + " " * (end - start) + folded[end:]
@@ -343,4 +312,4 @@ def _before_each(text: str, skip: AbstractSet[str]) -> dict[str, set[str]]:
 
 def asked_words(u: Understood, stems: set[str]) -> set[str]:
     """Every stem the question holds (cue words too), and the ``stems`` of its names' forms."""
-    return content(_word_sets()["clitic"].sub(" ", fold(u.text)), set(stopwords())) | stems
+    return content(curated()["clitic"].sub(" ", fold(u.text)), set(stopwords())) | stems
