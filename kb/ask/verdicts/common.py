@@ -8,7 +8,9 @@ import sqlite3
 from functools import cached_property
 from typing import Any
 
-from ...lexicon.words import query_data
+from ingest.text import fold
+
+from ...lexicon.words import query_data, stopwords
 from ...lookups.labels import narrate
 from ...store import datafiles
 from ...store.db import first
@@ -16,6 +18,7 @@ from ..answers.common import answer, node, quote_gloss, source
 from ..passes_asks import asks_twice
 from ..question import Understood
 from . import words
+from .curated import curated
 
 
 class Asked:
@@ -50,7 +53,8 @@ class Asked:
     @cached_property
     def said(self) -> set[str]:
         """Every stem the question holds (cue words too) or stands for (its names' forms)."""
-        return words.asked_words(self.u, self.stems)
+        text = curated()["clitic"].sub(" ", fold(self.u.text))
+        return words.content(text, set(stopwords())) | self.stems
 
     @cached_property
     def skip(self) -> set[str]:

@@ -47,6 +47,11 @@ def top(asked: Asked) -> list[dict[str, Any]]:
     return list({p["id"]: p for p in found}.values())
 
 
+def heading(passage: dict[str, Any]) -> str:
+    """The passage's title and section path."""
+    return f"{passage.get('title') or ''} {passage.get('section_path') or ''}"
+
+
 def context(conn: sqlite3.Connection, passage: dict[str, Any]) -> list[str]:
     """What a passage is said under: its title, section path, document title and the English
     names of its moments (a Vietnamese heading "Bước Chiến đấu" is the Battle Step)."""

@@ -52,13 +52,8 @@ class _Question:
 
     def own(self, node: str, chains: tuple[str, ...] = ("", "first")) -> list[Fact]:
         """The facts naming a card asked about at the moment, of the Chains given."""
-        return [
-            f
-            for f in self.of(node)
-            if f["subject"][5:] in self.cards
-            and f["subject"].startswith("card:")
-            and f["chain"] in chains
-        ]
+        mine = {f"card:{c}" for c in self.cards}
+        return [f for f in self.of(node) if f["subject"] in mine and f["chain"] in chains]
 
     def holds(self, f: Fact, every: bool = False) -> bool:
         """The fact is about every card, or a class holding a card asked about (of known

@@ -34,11 +34,11 @@ _CONCEPTS = ("term:", "class:", "card:")
 _NOUN_PHRASE = 3
 
 
-def _concepts(u: Understood, asked: Asked) -> list[tuple[int, str]]:
+def _concepts(asked: Asked) -> list[tuple[int, str]]:
     """(position, concept) of what the question names; a term typed as a game's name is the
     game ("先导者", Vanguard)."""
+    u, folded = asked.u, fold(asked.u.text)
     games = {a for aliases in load_vocabulary(asked.conn).games.values() for a in aliases}
-    folded = fold(u.text)
     terms = [t for t in u.terms if "start" not in t or folded[t["start"] : t["end"]] not in games]
     found = [(t.get("start", 10**6), f"term:{t['term']}") for t in terms]
     found += [(c["start"], f"card:{c['id']}") for c in u.cards]
@@ -167,16 +167,15 @@ def _counts(fact: Fact, counted: set[str], asked: set[str]) -> bool:
     return False
 
 
-def _matching(
-    conn: sqlite3.Connection, u: Understood, asked: Asked, counted: set[str] | None = None
-) -> tuple[list[Fact], str] | None:
+def _matching(asked: Asked, counted: set[str] | None = None) -> tuple[list[Fact], str] | None:
     """The facts of the best passages answering how many, and their value; ``counted``: what
     is counted, when not read from the question's cue."""
+    conn, u = asked.conn, asked.u
     top = passages.best(u, asked)
     facts = run(conn, "verdict_rule_quantities", ids=[p["id"] for p in top]) if top else []
     versions = passages.named_versions(u.text)
     facts = _newest([f for f in facts if not versions or f["version"] in versions])
-    found = _concepts(u, asked)
+    found = _concepts(asked)
     counted = _counted(u, found) if counted is None else counted
     names = {_name(c) for c in counted} - {""}
     wanted = {c for _, c in found if _name(c) not in names} - curated()["generic"] - counted
@@ -192,7 +191,7 @@ def _matching(
     ranked = []
     for p in top:
         every = [f for f in facts if f["rule"] == p["id"]]
-        around = stems(" ".join([p.get("title") or "", p.get("section_path") or ""]))
+        around = stems(passages.heading(p))
         if counted and len({f["low"] for f in every} | {f["high"] for f in every}) == 1:
             # The rule's one number counting what is asked is said of its whole text (but
             # its parentheses).
@@ -229,7 +228,7 @@ def _about(
 def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """The number of the first best passage counting what the question counts, when it has
     one value and the other passages counting the same agree."""
-    found = _matching(conn, u, asked)
+    found = _matching(asked)
     if found is None:
         return None
     matching, value = found
@@ -247,26 +246,22 @@ def within(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
     _, count, end = numbers[0]
     unit = lexicon().unit(u.text, end)
     counted = {f"word:{unit}"} if unit else set()
-    counted |= {concept for at, concept in _concepts(u, asked) if end <= at <= end + 2}
+    counted |= {concept for at, concept in _concepts(asked) if end <= at <= end + 2}
     compare = query_data()["quantity"]["compare"]
     before = fold(u.text)[max(0, end - 30) : end]
     if cue_pattern(tuple(compare["more_than"])).search(before):
         count += 1  # "more than 4": five, the least count it asks about
     elif cue_pattern(tuple(compare["less_than"])).search(before):
         count -= 1
-    found = _matching(conn, u, asked, counted) if counted else None
+    found = _matching(asked, counted) if counted else None
     # "5 grids of monsters" states no bound that "two monsters attack" is within.
     if found is None or found[0][0]["modality"] == "states":
         return None
     fact = found[0][0]
     # The sentence bounding the count (or its heading) names what the question names.
-    heading = [
-        f"{p.get('title') or ''} {p.get('section_path') or ''}"
-        for p in asked.passages
-        if p["id"] == fact["rule"]
-    ][:1]
+    heading = [passages.heading(p) for p in asked.passages if p["id"] == fact["rule"]][:1]
     held = stems(" ".join([fact["quote"], *heading]))
-    named = {c for _, c in _concepts(u, asked)} - counted - curated()["generic"]
+    named = {c for _, c in _concepts(asked)} - counted - curated()["generic"]
     if not all(asked.forms.named(c, held) for c in named):
         return None
     low = fact["low"] if fact["low"] is not None else 0

@@ -60,7 +60,7 @@ def _reading(fact: dict[str, Any], asked: Asked, topic: set[str]) -> str:
         named = {
             s for c in fact["concepts"].split() for a in asked.forms.of(c) for s in a.split("|")
         }
-        own = words.content(fact["outcome"], skip | words.polar_words()) - named
+        own = words.content(fact["outcome"], skip | curated()["polar"]) - named
         if len(own - asked_stems) > threshold("clause_extra_words"):
             return ""
     else:

@@ -71,11 +71,6 @@ class Forms:
         return holds(held, {a for a in self.of(concept) if not CJK_RUN.search(a)})
 
 
-def polar_words() -> frozenset[str]:
-    """The words that make a clause negative ("doesn't", "không"): how it is said, not what."""
-    return curated()["polar"]
-
-
 def synonyms() -> dict[str, frozenset[str]]:
     """Each stem of an everyday word to the stems of its group (kb/data/query.toml)."""
     return curated()["synonyms"]
@@ -308,8 +303,3 @@ def _before_each(text: str, skip: AbstractSet[str]) -> dict[str, set[str]]:
             continue
         out.setdefault(stem(word), set()).add(stem(before))
     return out
-
-
-def asked_words(u: Understood, stems: set[str]) -> set[str]:
-    """Every stem the question holds (cue words too), and the ``stems`` of its names' forms."""
-    return content(curated()["clitic"].sub(" ", fold(u.text)), set(stopwords())) | stems
