@@ -45,7 +45,7 @@ def decide(
     if not resolvers:
         return asked, None
     for name, stops in filters.QUESTION.items():
-        if name not in filters.DISABLED and stops(conn, u, asked):
+        if name not in filters.DISABLED and stops(asked):
             asked.stopped_by = name
             return asked, None
     for resolver in resolvers:
@@ -56,7 +56,7 @@ def decide(
             (
                 name
                 for name, stops in filters.VERDICT.items()
-                if name not in filters.DISABLED and stops(conn, u, asked, verdict)
+                if name not in filters.DISABLED and stops(asked, verdict)
             ),
             None,
         )

@@ -18,7 +18,6 @@ from ...lookups.timing import node_path
 from ...store.db import first, run
 from ...store.vocabulary import load_vocabulary
 from ..passes_asks import lexicon
-from ..question import Understood
 from . import passages, words
 from .common import Asked, Verdict, threshold
 from .curated import curated
@@ -26,15 +25,13 @@ from .curated import curated
 Span = tuple[int, int]
 
 
-def unaccounted(
-    conn: sqlite3.Connection, u: Understood, asked: Asked, verdict: Verdict
-) -> list[str]:
+def unaccounted(asked: Asked, verdict: Verdict) -> list[str]:
     """The question's words neither read nor said, adjacent ones as one phrase ("second chain").
     One plain word of a long question (tuned: account_slack_from) may go unsaid, never a name
     nor a word narrowing one."""
+    conn, u = asked.conn, asked.u
     held = said(conn, verdict)
-    text = u.corrected or u.text
-    read = _read(conn, u, verdict, held)
+    read = _read(asked, verdict, held)
     required = [
         (start, end, options)
         for start, end, options in words.required_spans(conn, u, read)
@@ -45,14 +42,15 @@ def unaccounted(
     slack_from = threshold("account_slack_from")
     if words.plain(unsaid) == unsaid and words.all_but_one(unsaid, required, slack_from):
         return []
-    return _phrases(text, sorted((s, e) for s, e, _ in missing))
+    return _phrases(u.corrected or u.text, sorted((s, e) for s, e, _ in missing))
 
 
-def _read(conn: sqlite3.Connection, u: Understood, verdict: Verdict, held: set[str]) -> list[Span]:
+def _read(asked: Asked, verdict: Verdict, held: set[str]) -> list[Span]:
     """Where the parse read the question: its cards, classes, moments the verdict's rules are
     placed at (with the words placing them), the action, the game; what any rule supposes
     ("player": kb/data/query.toml [conditions]); the Chain when a quoted clause says which;
     the words a card-data verdict reads ("original", the field asked: [printed], [facts])."""
+    conn, u = asked.conn, asked.u
     text = u.corrected or u.text
     folded = fold(text)
     spans = [(c["start"], c["end"]) for c in [*u.cards, *u.classes] if "start" in c]

@@ -120,9 +120,10 @@ def _base(when: str) -> str:
     return re.split(r" \(|: |; |, sub-step", when)[0].strip().lower()
 
 
-def _asking_words(conn: sqlite3.Connection, u: Understood) -> list[set[str]]:
+def _asking_words(asked: Asked) -> list[set[str]]:
     """The required words of the asking sentence after a situation ("... When does it get put
     on the Updraft?"), but the moments it names; none for a question of one sentence."""
+    conn, u = asked.conn, asked.u
     folded = fold(u.text)
     at = folded.rfind(fold(passages.asking_sentence(u.text)))
     if at <= 0 or len(folded[:at].split()) < _SITUATION_WORDS:
@@ -141,7 +142,7 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
     """When the thing asked happens, by the first passages that state it."""
     if len(asked.required) < 2 and not u.cards:
         return None
-    asking = _asking_words(conn, u)
+    asking = _asking_words(asked)
     answers = [a for p in passages.best(u, asked) if (a := _answer(asked, p, asking))]
     if not answers:
         return None
