@@ -39,28 +39,15 @@ def decide(
 ) -> tuple[Asked, Verdict | None]:
     """What the question asks for, and the verdict when a fact covers it; ``passages``: the
     question's ranked passages (kb.ask.rank), whose facts may decide it."""
-    asked = Asked(conn, u)
-    asked.passages = passages or []
+    asked = Asked(conn, u, passages)
     resolvers = RESOLVERS.get(asked.kind, [])
-    if not resolvers:
+    asked.stopped_by = filters.stopping(filters.QUESTION, asked) if resolvers else ""
+    if not resolvers or asked.stopped_by:
         return asked, None
-    for name, stops in filters.QUESTION.items():
-        if name not in filters.DISABLED and stops(asked):
-            asked.stopped_by = name
-            return asked, None
     for resolver in resolvers:
         verdict = _resolver(resolver)(conn, u, asked)
-        if verdict is None:
-            continue
-        stopped = next(
-            (
-                name
-                for name, stops in filters.VERDICT.items()
-                if name not in filters.DISABLED and stops(asked, verdict)
-            ),
-            None,
-        )
-        if stopped is None:
+        stopped = filters.stopping(filters.VERDICT, asked, verdict) if verdict else ""
+        if verdict and not stopped:
             return asked, verdict
         asked.stopped_by = asked.stopped_by or stopped
     return asked, None

@@ -26,9 +26,11 @@ class Asked:
     (read once), the ranked passages a verdict may be read from, and what the resolvers and
     filters found (conflicts, words unaccounted for, the filter that stopped it)."""
 
-    def __init__(self, conn: sqlite3.Connection, u: Understood) -> None:
+    def __init__(
+        self, conn: sqlite3.Connection, u: Understood, passages: list[dict[str, Any]] | None = None
+    ) -> None:
         self.conn, self.u = conn, u
-        self.passages: list[dict[str, Any]] = []  # the ranked passages (kb.ask.rank rows)
+        self.passages = passages or []  # the ranked passages (kb.ask.rank rows)
         # Facts contradicting each other (filled by a resolver): shown instead of a verdict.
         self.conflicts: list[list[dict[str, Any]]] = []
         self.unaccounted: list[str] = []  # words neither read nor quoted (verdicts.account)

@@ -5,6 +5,7 @@ bench/verdicts.py. Each has a case file, tests/fixtures/ask/filters/<name>.txt."
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from ..passes_asks import asks_twice
 from .account import unaccounted
@@ -39,3 +40,8 @@ QUESTION: dict[str, Callable[[Asked], bool]] = {
 VERDICT: dict[str, Callable[[Asked, Verdict], bool]] = {"unaccounted_word": unaccounted_word}
 # Filters switched off, by name: bench/verdicts.py measures what each one prevents.
 DISABLED: set[str] = set()
+
+
+def stopping(named: dict[str, Callable[..., bool]], *args: Any) -> str:
+    """The first filter of ``named`` (and not disabled) that stops ``args``, or ""."""
+    return next((n for n, stops in named.items() if n not in DISABLED and stops(*args)), "")

@@ -110,10 +110,5 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
     outcome = _outcome(fact)
     if fact["next"]:
         outcome = f"{outcome}; {fact['next'][:1].lower()}{fact['next'][1:].rstrip(' .')}"
-    return Verdict(
-        outcome,
-        f"{_lead(fact)}{outcome}.",
-        [because(conn, f) for f in found[:2]],
-        kind="outcome",
-        moment=fact["moment"],
-    )
+    cited, text = [because(conn, f) for f in found[:2]], f"{_lead(fact)}{outcome}."
+    return Verdict(outcome, text, cited, kind="outcome", moment=fact["moment"])

@@ -256,20 +256,12 @@ def yes_no(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
     parts = []
     for d in decisions:
         why = narrate("why", why=d.why) if d.why else ""
-        moment = at_moment(moment_name(conn, d.node))
-        parts.append(
-            narrate(f"{'cannot' if d.verdict == 'no' else 'can'}_activate", moment=moment, why=why)
-        )
+        can, moment = "cannot" if d.verdict == "no" else "can", moment_name(conn, d.node)
+        parts.append(narrate(f"{can}_activate", moment=at_moment(moment), why=why))
     text = narrate("activated_at", opening=narrate(verdict), name=name, moments="; ".join(parts))
-    cited = [because(conn, f) for d in decisions for f in d.facts]
-    return Verdict(
-        verdict,
-        text,
-        cited,
-        kind="permission",
-        moment=decisions[0].node,
-        cards=sorted(cards) if u.cards else [],
-    )
+    cited, first_node = [because(conn, f) for d in decisions for f in d.facts], decisions[0].node
+    asked_cards = sorted(cards) if u.cards else []
+    return Verdict(verdict, text, cited, kind="permission", moment=first_node, cards=asked_cards)
 
 
 def when(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
@@ -297,11 +289,5 @@ def when(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | Non
         verdict = narrate("with_condition", what=verdict, condition=condition)
         where = narrate("with_condition", what=where, condition=condition)
     text = narrate("only_moment", card=card["name"], moments=where)
-    return Verdict(
-        verdict,
-        text,
-        [because(conn, f) for f in specific],
-        kind="permission",
-        moment=specific[0]["moment"],
-        cards=[card["id"]],
-    )
+    cited, moment = [because(conn, f) for f in specific], specific[0]["moment"]
+    return Verdict(verdict, text, cited, kind="permission", moment=moment, cards=[card["id"]])
