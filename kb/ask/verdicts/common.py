@@ -20,6 +20,8 @@ from ..question import Understood
 from . import words
 from .curated import curated
 
+Fact = dict[str, Any]  # a fact row the build derived from the rules (verdict_* queries)
+
 
 class Asked:
     """The reader of one question: the question understood, the words of it a clause must hold

@@ -17,10 +17,9 @@ from ..answers.common import quote_gloss
 from ..passes_asks import lexicon
 from ..question import Understood
 from . import passages, words
-from .common import Asked, Verdict, because, threshold
+from .common import Asked, Fact, Verdict, because, threshold
 from .curated import curated
 
-Fact = dict[str, Any]
 _STATES = ("does", "does-not", "must", "cannot")
 
 
@@ -103,7 +102,7 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
     if len(asked.required) < 2:
         return None
     about_thing = _thing_asked(u.text)
-    found = [f for p in passages.best(u, asked) if (f := _answer(asked, p, about_thing))]
+    found = [f for p in passages.best(asked) if (f := _answer(asked, p, about_thing))]
     if not found or len({fold(_outcome(f)) for f in found[:2]}) != 1:
         return None
     fact = in_english(conn, found[0])

@@ -125,9 +125,10 @@ def says_all(conn: sqlite3.Connection, passage: dict[str, Any], required: list[s
     return words.all_but_one(missing, required, threshold("slack_passage_from"))
 
 
-def best(u: Understood, asked: Asked) -> list[dict[str, Any]]:
+def best(asked: Asked) -> list[dict[str, Any]]:
     """The passages a verdict may be read from (see the module docstring); none for a question
     of no known game."""
+    u = asked.u
     game = u.game or u.game_hint or ""
     if not game:
         return []

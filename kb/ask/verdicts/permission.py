@@ -17,9 +17,8 @@ from ...store.db import column, first, run
 from ..passes_asks import cue_words, lexicon
 from ..question import Understood
 from . import passages
-from .common import Asked, Verdict, at_moment, because, lower_first, moment_name, threshold
+from .common import Asked, Fact, Verdict, at_moment, because, lower_first, moment_name, threshold
 
-Fact = dict[str, Any]
 _ALLOW = ("can", "only")
 
 

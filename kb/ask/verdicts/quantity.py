@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from typing import Any
 
 from ingest.text import fold, folded_words, stem, version_key, words
 
@@ -23,11 +22,10 @@ from ...store.vocabulary import load_vocabulary
 from ..passes_asks import lexicon, stated_numbers
 from ..question import Understood
 from . import passages
-from .common import Asked, Verdict, because, threshold
+from .common import Asked, Fact, Verdict, because, threshold
 from .curated import curated
 from .words import other_kind, stems
 
-Fact = dict[str, Any]
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _CONCEPTS = ("term:", "class:", "card:")
 # How many words after a number name what it counts ("one master rune card").
@@ -171,7 +169,7 @@ def _matching(asked: Asked, counted: set[str] | None = None) -> tuple[list[Fact]
     """The facts of the best passages answering how many, and their value; ``counted``: what
     is counted, when not read from the question's cue."""
     conn, u = asked.conn, asked.u
-    top = passages.best(u, asked)
+    top = passages.best(asked)
     facts = run(conn, "verdict_rule_quantities", ids=[p["id"] for p in top]) if top else []
     versions = passages.named_versions(u.text)
     facts = _newest([f for f in facts if not versions or f["version"] in versions])
@@ -181,7 +179,7 @@ def _matching(asked: Asked, counted: set[str] | None = None) -> tuple[list[Fact]
     wanted = {c for _, c in found if _name(c) not in names} - curated()["generic"] - counted
     typed = words(fold(u.text))
     asked_stems = {stem(w) for w in typed} | {stem(u.corrections.get(w, w)) for w in typed}
-    asked_stems |= {s for _, c in found for a in asked.forms.of(c) for s in a.split("|")}
+    asked_stems |= asked.forms.stems(c for _, c in found)
     if counted:
         facts = [f for f in facts if _counts(f, counted, asked_stems)]
     else:

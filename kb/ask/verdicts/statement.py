@@ -57,9 +57,7 @@ def _reading(fact: dict[str, Any], asked: Asked, topic: set[str]) -> str:
     if said in ("does", "does-not"):
         # What the clause says is done is what is asked ("skip the recovery phase" does not
         # answer "do I get a recovery phase").
-        named = {
-            s for c in fact["concepts"].split() for a in asked.forms.of(c) for s in a.split("|")
-        }
+        named = asked.forms.stems(fact["concepts"].split())
         own = words.content(fact["outcome"], skip | curated()["polar"]) - named
         if len(own - asked_stems) > threshold("clause_extra_words"):
             return ""

@@ -17,10 +17,8 @@ from ...store.vocabulary import load_vocabulary
 from ..passes_asks import lexicon
 from ..question import Understood
 from . import passages, words
-from .common import Asked, Verdict, because, moment_name, threshold
+from .common import Asked, Fact, Verdict, because, moment_name, threshold
 from .words import stems
-
-Fact = dict[str, Any]
 
 # The modalities of a clause telling when a thing happens; when it may be done, when allowed.
 _HAPPENS = ("can", "must", "does", "only")
@@ -143,7 +141,7 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
     if len(asked.required) < 2 and not u.cards:
         return None
     asking = _asking_words(asked)
-    answers = [a for p in passages.best(u, asked) if (a := _answer(asked, p, asking))]
+    answers = [a for p in passages.best(asked) if (a := _answer(asked, p, asking))]
     if not answers:
         return None
     (when, fact), cited = answers[0], [because(conn, f) for _, f in answers[:2]]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -65,6 +65,10 @@ class Forms:
             return [c["alias"] for c in vocab.cards if c["card"] == ident]
         rows = run(self.conn, "class_names_of_game", game="") if kind == "class" else []
         return [r["text"] for r in rows if r["class"] == ident]
+
+    def stems(self, concepts: Iterable[str]) -> set[str]:
+        """Every stem of any way of writing the concepts."""
+        return {s for c in concepts for a in self.of(c) for s in a.split("|")}
 
     def named(self, concept: str, held: set[str]) -> bool:
         """``held`` (stems) names the concept in one of its non-CJK ways of writing."""
