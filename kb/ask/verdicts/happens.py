@@ -23,11 +23,6 @@ from .curated import curated
 _STATES = ("does", "does-not", "must", "cannot")
 
 
-def plain(outcome: str) -> str:
-    """The outcome without the words tying it to the sentence before ("You also win")."""
-    return curated()["referring"].sub("", outcome).strip() or outcome
-
-
 def in_english(conn: sqlite3.Connection, fact: Fact) -> Fact:
     """The deciding clause read in its rule's English gloss, when it has one (the fact cited
     stays the rule's own)."""
@@ -68,9 +63,11 @@ def _answer(asked: Asked, p: dict[str, Any], about_thing: set[str]) -> Fact | No
 
 
 def _outcome(fact: Fact) -> str:
-    """What follows the condition, to the end of its sentence."""
+    """What follows the condition, to the end of its sentence, without the words tying it to
+    the sentence before ("You also win")."""
     parts = lexicon().split_condition(fact["quote"])
-    return plain(parts[1] if parts else fact["outcome"]).rstrip(" .")
+    outcome = parts[1] if parts else fact["outcome"]
+    return (curated()["referring"].sub("", outcome).strip() or outcome).rstrip(" .")
 
 
 def _lead(fact: Fact) -> str:
