@@ -516,7 +516,7 @@ def test_what_a_how_many_question_counts(conn: sqlite3.Connection) -> None:
 
     u = understand(conn, "FoW: what's the maximum number of cards in a main deck?",
                    load_vocabulary(conn))  # fmt: skip
-    counted = _counted(u, _concepts(u, Asked(conn, u)))
+    counted = _counted(u, _concepts(Asked(conn, u)))
     assert counted == {"term:card"}
 
 

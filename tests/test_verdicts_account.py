@@ -23,11 +23,11 @@ def test_a_word_the_quoted_rule_never_says_takes_the_verdict_away(conn: sqlite3.
     u = understand(conn, plain, load_vocabulary(conn))
     asked, verdict = decide(conn, u)
     assert verdict is not None and verdict.verdict == "no"
-    assert unaccounted(conn, u, asked, verdict) == []
+    assert unaccounted(asked, verdict) == []
     longer = f"{plain} in a second Chain"
     u2 = understand(conn, longer, load_vocabulary(conn))
     asked2, _ = decide(conn, u2)
-    assert unaccounted(conn, u2, asked2, verdict) == ["second Chain"]
+    assert unaccounted(asked2, verdict) == ["second Chain"]
 
 
 def test_no_verdict_names_the_words_not_understood(conn: sqlite3.Connection) -> None:

@@ -4,7 +4,8 @@ build derived from the rules and cited; where no fact covers the question, no ve
 ``decide`` runs the resolvers of the question's kind in order; a verdict stands when it passes
 the filters of kb.ask.verdicts.filters.
 
-On the ``kb ask`` path: standard library, sqlite3, rapidfuzz and ``ingest`` text modules only.
+On the ``kb ask`` path, every module here: standard library, sqlite3, rapidfuzz and ``ingest``
+text modules only.
 """
 
 from __future__ import annotations
@@ -38,28 +39,15 @@ def decide(
 ) -> tuple[Asked, Verdict | None]:
     """What the question asks for, and the verdict when a fact covers it; ``passages``: the
     question's ranked passages (kb.ask.rank), whose facts may decide it."""
-    asked = Asked(conn, u)
-    asked.passages = passages or []
+    asked = Asked(conn, u, passages)
     resolvers = RESOLVERS.get(asked.kind, [])
-    if not resolvers:
+    asked.stopped_by = filters.stopping(filters.QUESTION, asked) if resolvers else ""
+    if not resolvers or asked.stopped_by:
         return asked, None
-    for name, stops in filters.QUESTION.items():
-        if name not in filters.DISABLED and stops(conn, u, asked):
-            asked.stopped_by = name
-            return asked, None
     for resolver in resolvers:
         verdict = _resolver(resolver)(conn, u, asked)
-        if verdict is None:
-            continue
-        stopped = next(
-            (
-                name
-                for name, stops in filters.VERDICT.items()
-                if name not in filters.DISABLED and stops(conn, u, asked, verdict)
-            ),
-            None,
-        )
-        if stopped is None:
+        stopped = filters.stopping(filters.VERDICT, asked, verdict) if verdict else ""
+        if verdict and not stopped:
             return asked, verdict
         asked.stopped_by = asked.stopped_by or stopped
     return asked, None

@@ -2,43 +2,36 @@
 (a card, a moment and the words placing it, a class, the action, the Chain) or said by the
 clauses the verdict quotes or what they are said under. A word neither read nor quoted is one
 the verdict never weighed ("a second Chain in the Battle Step"): no verdict, and the answer
-names the words.
-
-On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
-"""
+names the words."""
 
 from __future__ import annotations
 
 import re
 import sqlite3
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 from ingest.text import CJK_RUN, cjk_bigrams, fold, stem
 
 from ...lexicon.words import cue_pattern, query_data, stopwords
 from ...lookups.timing import node_path
-from ...store import datafiles
 from ...store.db import first, run
 from ...store.vocabulary import load_vocabulary
 from ..passes_asks import lexicon
-from ..question import Understood
 from . import passages, words
 from .common import Asked, Verdict, threshold
+from .curated import curated
 
 Span = tuple[int, int]
 
 
-def unaccounted(
-    conn: sqlite3.Connection, u: Understood, asked: Asked, verdict: Verdict
-) -> list[str]:
+def unaccounted(asked: Asked, verdict: Verdict) -> list[str]:
     """The question's words neither read nor said, adjacent ones as one phrase ("second chain").
     One plain word of a long question (tuned: account_slack_from) may go unsaid, never a name
     nor a word narrowing one."""
+    conn, u = asked.conn, asked.u
     held = said(conn, verdict)
-    text = u.corrected or u.text
-    read = _read(conn, u, verdict, held)
+    read = _read(asked, verdict, held)
     required = [
         (start, end, options)
         for start, end, options in words.required_spans(conn, u, read)
@@ -49,14 +42,15 @@ def unaccounted(
     slack_from = threshold("account_slack_from")
     if words.plain(unsaid) == unsaid and words.all_but_one(unsaid, required, slack_from):
         return []
-    return _phrases(text, sorted((s, e) for s, e, _ in missing))
+    return _phrases(u.corrected or u.text, sorted((s, e) for s, e, _ in missing))
 
 
-def _read(conn: sqlite3.Connection, u: Understood, verdict: Verdict, held: set[str]) -> list[Span]:
+def _read(asked: Asked, verdict: Verdict, held: set[str]) -> list[Span]:
     """Where the parse read the question: its cards, classes, moments the verdict's rules are
     placed at (with the words placing them), the action, the game; what any rule supposes
     ("player": kb/data/query.toml [conditions]); the Chain when a quoted clause says which;
     the words a card-data verdict reads ("original", the field asked: [printed], [facts])."""
+    conn, u = asked.conn, asked.u
     text = u.corrected or u.text
     folded = fold(text)
     spans = [(c["start"], c["end"]) for c in [*u.cards, *u.classes] if "start" in c]
@@ -96,15 +90,6 @@ def _placed(conn: sqlite3.Connection, verdict: Verdict, held: set[str]) -> Calla
     return placed
 
 
-@cache
-def _placing_cues() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The qualifiers of moments ("at the start of") and the words placing something at a moment
-    ("during the", "vào lúc": ingest/data/statements.toml [times]), folded."""
-    qualifiers = {fold(c) for cues in query_data()["qualifiers"].values() for c in cues}
-    times = [w for ws in datafiles.load("statements")["times"].values() for w in ws]
-    return tuple(qualifiers), tuple({fold(w) for w in times if isinstance(w, str)} | qualifiers)
-
-
 def _placing(conn: sqlite3.Connection, folded: str, moment: dict[str, Any]) -> list[Span]:
     """The words placing something at a moment: read with it, but a qualifier its name lacks
     ("at the start of" the Battle Step), left for the clause to say."""
@@ -114,7 +99,7 @@ def _placing(conn: sqlite3.Connection, folded: str, moment: dict[str, Any]) -> l
     while (last := re.search(r"\w+$", before)) and last.group() in stopwords():
         before = before[: last.start()].rstrip()  # "before the Damage Step"
     after = folded[end:]
-    qualifiers, cues = _placing_cues()
+    qualifiers, cues = curated()["qualifiers"], curated()["placing"]
     out = []
     for cue in cues:
         if any(_whole(q, cue) and not _whole(q, names) for q in qualifiers):

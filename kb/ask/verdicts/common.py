@@ -1,42 +1,75 @@
 """What every verdict carries: the verdict, the sentence a judge reads first, the deciding
 facts with their rules, and conflicts between facts (shown with both sources); the answer it
-is given as, or without one, what is missing.
-
-On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
-"""
+is given as, or without one, what is missing."""
 
 from __future__ import annotations
 
 import sqlite3
+from functools import cached_property
 from typing import Any
 
-from ...lexicon.words import query_data
+from ingest.text import fold
+
+from ...lexicon.words import query_data, stopwords
 from ...lookups.labels import narrate
 from ...store import datafiles
 from ...store.db import first
 from ..answers.common import answer, node, quote_gloss, source
 from ..passes_asks import asks_twice
 from ..question import Understood
-from .words import Forms
+from . import words
+from .curated import curated
+
+Fact = dict[str, Any]  # a fact row the build derived from the rules (verdict_* queries)
 
 
 class Asked:
-    """One question being decided: its kind, the ranked passages a verdict may be read from,
-    and what the resolvers and filters found (conflicts, words unaccounted for, the filter
-    that stopped it)."""
+    """The reader of one question: the question understood, the words of it a clause must hold
+    (read once), the ranked passages a verdict may be read from, and what the resolvers and
+    filters found (conflicts, words unaccounted for, the filter that stopped it)."""
 
-    def __init__(self, conn: sqlite3.Connection, u: Understood) -> None:
-        self.conn, self.u, self.kind = conn, u, u.kind
-        self.passages: list[dict[str, Any]] = []  # the ranked passages (kb.ask.rank rows)
+    def __init__(
+        self, conn: sqlite3.Connection, u: Understood, passages: list[dict[str, Any]] | None = None
+    ) -> None:
+        self.conn, self.u = conn, u
+        self.passages = passages or []  # the ranked passages (kb.ask.rank rows)
         # Facts contradicting each other (filled by a resolver): shown instead of a verdict.
         self.conflicts: list[list[dict[str, Any]]] = []
         self.unaccounted: list[str] = []  # words neither read nor quoted (verdicts.account)
         self.stopped_by = ""  # the filter that stopped the question or its verdicts
-        self.forms = Forms(conn)  # the ways of writing its concepts, looked up once
+        self.forms = words.Forms(conn)  # the ways of writing its concepts, looked up once
+
+    @property
+    def kind(self) -> str:
+        """What the question asks for: yesno, when, what_happens, how_many, or ""."""
+        return self.u.kind
+
+    @cached_property
+    def required(self) -> list[set[str]]:
+        """The words a clause must hold, each as its ways of writing (words.required_words)."""
+        return words.required_words(self.conn, self.u)
+
+    @cached_property
+    def stems(self) -> set[str]:
+        """Every stem of the required words, in any of their ways of writing."""
+        return {s for options in self.required for a in options for s in a.split("|")}
+
+    @cached_property
+    def said(self) -> set[str]:
+        """Every stem the question holds (cue words too) or stands for (its names' forms)."""
+        text = curated()["clitic"].sub(" ", fold(self.u.text))
+        return words.content(text, set(stopwords())) | self.stems
+
+    @cached_property
+    def skip(self) -> set[str]:
+        """The words that say nothing of the question's subject (words.skipped)."""
+        return words.skipped(self.conn)
 
 
 class Verdict:
-    """A composed verdict: ``verdict`` is yes, no, depends, or a short outcome."""
+    """A composed verdict: ``verdict`` is yes, no, depends, or a short outcome; ``kind``: how
+    it was decided (permission, statement, quantity...). Not a dataclass: dataclasses is no
+    light import for a kb ask process."""
 
     def __init__(
         self,
@@ -45,17 +78,12 @@ class Verdict:
         because: list[dict[str, Any]],
         *,
         kind: str,
-        conflicts: list[list[dict[str, Any]]] | None = None,
         moment: str | None = None,
         cards: list[str] | None = None,
     ) -> None:
-        self.verdict = verdict
-        self.text = text
-        self.because = because
-        self.kind = kind
-        self.conflicts = conflicts or []
-        self.moment = moment
-        self.cards = cards or []
+        self.verdict, self.text, self.because, self.kind = verdict, text, because, kind
+        self.conflicts: list[list[dict[str, Any]]] = []
+        self.moment, self.cards = moment, cards or []
 
 
 def because(conn: sqlite3.Connection, fact: dict[str, Any]) -> dict[str, Any]:

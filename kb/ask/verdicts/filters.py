@@ -1,48 +1,47 @@
 """The filters a verdict passes, named and in order: each stops a question (before any
 resolver) or a verdict; the name of the one that stopped it is ``Asked.stopped_by``, counted by
-bench/verdicts.py. Each has a case file, tests/fixtures/ask/filters/<name>.txt.
-
-On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
-"""
+bench/verdicts.py. Each has a case file, tests/fixtures/ask/filters/<name>.txt."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
+from typing import Any
 
 from ..passes_asks import asks_twice
-from ..question import Understood
 from .account import unaccounted
 from .common import Asked, Verdict
 
 
-def unknown_word(conn: sqlite3.Connection, u: Understood, asked: Asked) -> bool:
+def unknown_word(asked: Asked) -> bool:
     """A word no rule holds ("digimon", an unread Chinese word): whatever the facts say of the
     rest, they do not cover what the question is about."""
-    return bool(u.unknown)
+    return bool(asked.u.unknown)
 
 
-def two_questions(conn: sqlite3.Connection, u: Understood, asked: Asked) -> bool:
+def two_questions(asked: Asked) -> bool:
     """One yes or no cannot answer two questions ("can I chain it, and does it resolve?")."""
-    return asked.kind == "yesno" and asks_twice(u.text)
+    return asked.kind == "yesno" and asks_twice(asked.u.text)
 
 
-def unaccounted_word(conn: sqlite3.Connection, u: Understood, asked: Asked, v: Verdict) -> bool:
+def unaccounted_word(asked: Asked, v: Verdict) -> bool:
     """A word of the question neither read by the parse nor said by the clauses the verdict
     quotes: the verdict never weighed it ("a second Chain in the Battle Step"). The words are
     kept for the answer to name."""
-    missing = unaccounted(conn, u, asked, v)
+    missing = unaccounted(asked, v)
     asked.unaccounted = asked.unaccounted or missing
     return bool(missing)
 
 
-QuestionFilter = Callable[[sqlite3.Connection, Understood, Asked], bool]
-VerdictFilter = Callable[[sqlite3.Connection, Understood, Asked, Verdict], bool]
 # In order: the first that holds stops the question (or that resolver's verdict).
-QUESTION: dict[str, QuestionFilter] = {
+QUESTION: dict[str, Callable[[Asked], bool]] = {
     "unknown_word": unknown_word,
     "two_questions": two_questions,
 }
-VERDICT: dict[str, VerdictFilter] = {"unaccounted_word": unaccounted_word}
+VERDICT: dict[str, Callable[[Asked, Verdict], bool]] = {"unaccounted_word": unaccounted_word}
 # Filters switched off, by name: bench/verdicts.py measures what each one prevents.
 DISABLED: set[str] = set()
+
+
+def stopping(named: dict[str, Callable[..., bool]], *args: Any) -> str:
+    """The first filter of ``named`` (and not disabled) that stops ``args``, or ""."""
+    return next((n for n, stops in named.items() if n not in DISABLED and stops(*args)), "")

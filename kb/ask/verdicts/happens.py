@@ -1,16 +1,11 @@
 """What happens, read from the best passages: the outcome of the clause whose condition is the
 situation asked about ("If there are no cards in your deck, you lose immediately"), or of the
 clause stating what a "what happens to X" question asks. The first passage answering decides;
-a second answering differently takes the verdict away.
-
-On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
-"""
+a second answering differently takes the verdict away."""
 
 from __future__ import annotations
 
-import re
 import sqlite3
-from functools import cache
 from typing import Any
 
 from ingest.text import fold, stem
@@ -18,27 +13,14 @@ from ingest.text import words as text_words
 
 from ...lexicon.words import cue_pattern, query_data, stopwords
 from ...lookups.labels import narrate
-from ...store import datafiles
 from ..answers.common import quote_gloss
 from ..passes_asks import lexicon
 from ..question import Understood
 from . import passages, words
-from .common import Asked, Verdict, because, threshold
+from .common import Asked, Fact, Verdict, because, threshold
+from .curated import curated
 
-Fact = dict[str, Any]
 _STATES = ("does", "does-not", "must", "cannot")
-
-
-@cache
-def _referring() -> re.Pattern[str]:
-    words_ = datafiles.load("statements")["referring"]
-    body = "|".join(re.escape(w) for ws in words_.values() for w in ws)
-    return re.compile(rf"\s*(?<!\w)(?:{body})(?!\w)", re.IGNORECASE)
-
-
-def plain(outcome: str) -> str:
-    """The outcome without the words tying it to the sentence before ("You also win")."""
-    return _referring().sub("", outcome).strip() or outcome
 
 
 def in_english(conn: sqlite3.Connection, fact: Fact) -> Fact:
@@ -55,16 +37,19 @@ def in_english(conn: sqlite3.Connection, fact: Fact) -> Fact:
     return english
 
 
-def _answer(conn: sqlite3.Connection, p: dict[str, Any], required: list[set[str]],
-            asked_stems: set[str], text: str, about_thing: set[str]) -> Fact | None:  # fmt: skip
+def _answer(asked: Asked, p: dict[str, Any], about_thing: set[str]) -> Fact | None:
     """The clause of the passage saying what happens, and the rule's next sentence, which goes
     on telling it; or None."""
-    facts, stating = passages.stating(conn, p, required)
+    facts, stating = passages.stating(asked.conn, p, asked.required)
     fitting = [
-        f for f in stating
-        if f["modality"] in _STATES and not f["limits"] and f["outcome"].strip()
-        and passages.condition_share(f, asked_stems, text) >= threshold("min_condition_share")
-    ]  # fmt: skip
+        f
+        for f in stating
+        if f["modality"] in _STATES
+        and not f["limits"]
+        and f["outcome"].strip()
+        and passages.condition_share(f, asked.stems, asked.u.text)
+        >= threshold("min_condition_share")
+    ]
     # A clause under the condition the question describes says what happens then; else, of
     # "what happens to unused will", the plain statement naming the thing.
     conditioned = [f for f in fitting if f["condition"]] or [
@@ -78,9 +63,11 @@ def _answer(conn: sqlite3.Connection, p: dict[str, Any], required: list[set[str]
 
 
 def _outcome(fact: Fact) -> str:
-    """What follows the condition, to the end of its sentence."""
+    """What follows the condition, to the end of its sentence, without the words tying it to
+    the sentence before ("You also win")."""
     parts = lexicon().split_condition(fact["quote"])
-    return plain(parts[1] if parts else fact["outcome"]).rstrip(" .")
+    outcome = parts[1] if parts else fact["outcome"]
+    return (curated()["referring"].sub("", outcome).strip() or outcome).rstrip(" .")
 
 
 def _lead(fact: Fact) -> str:
@@ -109,21 +96,15 @@ def _thing_asked(text: str) -> set[str]:
 
 def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """What happens, by the first best passages that say it, when the first two agree."""
-    required = words.required_words(conn, u)
-    if len(required) < 2:
+    if len(asked.required) < 2:
         return None
-    asked_stems = {a for alternatives in required for a in alternatives for a in a.split("|")}
     about_thing = _thing_asked(u.text)
-    found = [
-        f
-        for p in passages.best(u, asked)
-        if (f := _answer(conn, p, required, asked_stems, u.text, about_thing))
-    ]
+    found = [f for p in passages.best(asked) if (f := _answer(asked, p, about_thing))]
     if not found or len({fold(_outcome(f)) for f in found[:2]}) != 1:
         return None
     fact = in_english(conn, found[0])
     outcome = _outcome(fact)
     if fact["next"]:
         outcome = f"{outcome}; {fact['next'][:1].lower()}{fact['next'][1:].rstrip(' .')}"
-    return Verdict(outcome, f"{_lead(fact)}{outcome}.", [because(conn, f) for f in found[:2]],
-                   kind="outcome", moment=fact["moment"])  # fmt: skip
+    cited, text = [because(conn, f) for f in found[:2]], f"{_lead(fact)}{outcome}."
+    return Verdict(outcome, text, cited, kind="outcome", moment=fact["moment"])

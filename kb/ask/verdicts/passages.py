@@ -2,29 +2,24 @@
 game (and of the year or version it names), machine translations read in their source, and
 saying every content word of the question but perhaps one of a long question; and the one
 reader of their clauses: which state the question, and how much of a clause's condition the
-question states.
-
-On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
-"""
+question states."""
 
 from __future__ import annotations
 
 import re
 import sqlite3
 from collections.abc import Set as AbstractSet
-from functools import cache
 from typing import Any
 
 from ingest.sentences import split_sentences
-from ingest.text import fold, stem
-from ingest.text import words as text_words
+from ingest.text import fold
 
-from ...lexicon.words import query_data, stopwords
-from ...store import datafiles
+from ...lexicon.words import stopwords
 from ...store.db import first, run
 from ..question import Understood
 from . import words
 from .common import Asked, threshold
+from .curated import curated
 from .words import stems
 
 
@@ -33,8 +28,11 @@ def original(conn: sqlite3.Connection, passage: dict[str, Any]) -> dict[str, Any
     verdict cites the source, not its machine translation."""
     if passage["provenance"] != "machine" or not passage["translation_of"]:
         return passage
-    ids = [t["id"] for t in run(conn, "rule_translations", id=passage["id"])
-           if t["id"].startswith(f"{passage['translation_of']}:")]  # fmt: skip
+    ids = [
+        t["id"]
+        for t in run(conn, "rule_translations", id=passage["id"])
+        if t["id"].startswith(f"{passage['translation_of']}:")
+    ]
     rows = run(conn, "passages", ids=ids[:1]) if ids else []
     return {**rows[0], "features": passage["features"]} if rows else passage
 
@@ -42,10 +40,16 @@ def original(conn: sqlite3.Connection, passage: dict[str, Any]) -> dict[str, Any
 def top(asked: Asked) -> list[dict[str, Any]]:
     """The first ranked passages covering enough of the question (tuned thresholds), each once."""
     found = [
-        original(asked.conn, p) for p in asked.passages[: int(threshold("passages"))]
+        original(asked.conn, p)
+        for p in asked.passages[: int(threshold("passages"))]
         if p["features"]["coverage"] >= threshold("min_coverage")
-    ]  # fmt: skip
+    ]
     return list({p["id"]: p for p in found}.values())
+
+
+def heading(passage: dict[str, Any]) -> str:
+    """The passage's title and section path."""
+    return f"{passage.get('title') or ''} {passage.get('section_path') or ''}"
 
 
 def context(conn: sqlite3.Connection, passage: dict[str, Any]) -> list[str]:
@@ -87,23 +91,13 @@ def answering(clause: str, around: set[str], required: list[set[str]]) -> bool:
     return 2 * held >= len(required) and words.all_but_one(missing, required, slack_from)
 
 
-@cache
-def _condition_words() -> tuple[list[tuple[str, str]], frozenset[str]]:
-    """The opposites, both ways ("face-up", "face-down": ingest/data/statements.toml), and the
-    stems of the words any question supposes (kb/data/query.toml [conditions])."""
-    pairs = [(fold(a), fold(b)) for a, b in datafiles.load("statements")["opposites"]["pairs"]]
-    implied = query_data()["conditions"]["implied"]
-    stems_ = frozenset(stem(w) for phrase in implied for w in text_words(fold(phrase)))
-    return [*pairs, *((b, a) for a, b in pairs)], stems_
-
-
 def condition_share(
     fact: dict[str, Any], asked_stems: AbstractSet[str], asked_text: str = ""
 ) -> float:
     """How much of the fact's condition the question states (1.0 without one; 0.0 when it
     says the opposite: "face-up" for "face-down")."""
     said, asked = fold(fact["condition"]), fold(asked_text)
-    opposites, implied = _condition_words()
+    opposites, implied = curated()["opposites"], curated()["implied"]
     for x, y in opposites if asked_text else []:
         if _has_word(said, x) and _has_word(asked, y) and not _has_word(asked, x):
             return 0.0
@@ -131,15 +125,15 @@ def says_all(conn: sqlite3.Connection, passage: dict[str, Any], required: list[s
     return words.all_but_one(missing, required, threshold("slack_passage_from"))
 
 
-def best(u: Understood, asked: Asked) -> list[dict[str, Any]]:
+def best(asked: Asked) -> list[dict[str, Any]]:
     """The passages a verdict may be read from (see the module docstring); none for a question
     of no known game."""
+    u = asked.u
     game = u.game or u.game_hint or ""
     if not game:
         return []
-    required = words.required_words(asked.conn, u)
     found = [_in_edition(asked.conn, p, u) for p in top(asked) if p["game"] == game]
-    return [p for p in found if p and says_all(asked.conn, p, required)]
+    return [p for p in found if p and says_all(asked.conn, p, asked.required)]
 
 
 def _in_edition(conn: sqlite3.Connection, p: dict[str, Any], u: Understood) -> dict | None:

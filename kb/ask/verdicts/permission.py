@@ -1,10 +1,7 @@
 """May a card (or a class of cards) be activated at a moment? Yes/no and "when", from the
 permission facts: those naming the card first, else those of the classes holding it (only
 forbidden: no; only allowed: yes; neither, where the rules list the only ones allowed: no;
-both: a conflict, shown). A later Chain meets the facts allowing only the first.
-
-On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
-"""
+both: a conflict, shown). A later Chain meets the facts allowing only the first."""
 
 from __future__ import annotations
 
@@ -19,10 +16,9 @@ from ...lookups.labels import narrate
 from ...store.db import column, first, run
 from ..passes_asks import cue_words, lexicon
 from ..question import Understood
-from . import passages, words
-from .common import Asked, Verdict, at_moment, because, lower_first, moment_name, threshold
+from . import passages
+from .common import Asked, Fact, Verdict, at_moment, because, lower_first, moment_name, threshold
 
-Fact = dict[str, Any]
 _ALLOW = ("can", "only")
 
 
@@ -39,11 +35,11 @@ class _Question:
     """The cards asked about, what the question states, and the permission facts of the
     moments it is decided at, read once."""
 
-    def __init__(self, conn: sqlite3.Connection, u: Understood, cards: set[str], known: bool):
-        self.conn, self.cards, self.known, self.chain = conn, cards, known, u.chain
+    def __init__(self, asked: Asked, cards: set[str], known: bool):
+        u = asked.u
+        self.conn, self.cards, self.known, self.chain = asked.conn, cards, known, u.chain
         self.named = {c["id"] for c in u.cards}  # the cards the question names itself
-        required = words.required_words(conn, u)
-        self.stems = {a for alternatives in required for a in alternatives for a in a.split("|")}
+        self.stems = asked.stems
         self.narrowed = not u.cards and _narrowed(u)  # "a Quick-Play Spell that only boosts ATK"
         self.members: dict[str, set[str]] = {}
         self.facts: dict[str, list[Fact]] = {}
@@ -55,8 +51,8 @@ class _Question:
 
     def own(self, node: str, chains: tuple[str, ...] = ("", "first")) -> list[Fact]:
         """The facts naming a card asked about at the moment, of the Chains given."""
-        return [f for f in self.of(node) if f["subject"][5:] in self.cards
-                and f["subject"].startswith("card:") and f["chain"] in chains]  # fmt: skip
+        mine = {f"card:{c}" for c in self.cards}
+        return [f for f in self.of(node) if f["subject"] in mine and f["chain"] in chains]
 
     def holds(self, f: Fact, every: bool = False) -> bool:
         """The fact is about every card, or a class holding a card asked about (of known
@@ -189,8 +185,10 @@ def _named_subject(u: Understood) -> dict[str, Any] | None:
     ends = [(m.start(), folded.find(",", m.end())) for m in lexicon().condition.finditer(folded)]
     conditions = [(start, end if end >= 0 else len(folded)) for start, end in ends]
     named = [{**c, "is": "card"} for c in u.cards] + [{**c, "is": "class"} for c in u.classes]
-    named = sorted((n for n in named if not any(a <= n["start"] < b for a, b in conditions)),
-                   key=lambda n: n["start"])  # fmt: skip
+    named = sorted(
+        (n for n in named if not any(a <= n["start"] < b for a, b in conditions)),
+        key=lambda n: n["start"],
+    )
     acts = sorted(m.start() for _, cues in lexicon().actions_ for m in cues.finditer(u.text))
     if not named or not acts:
         return named[0] if named else None
@@ -246,7 +244,7 @@ def yes_no(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
         known = True
     if not cards:
         return None
-    q = _Question(conn, u, cards, known)
+    q = _Question(asked, cards, known)
     decisions = [d for n in nodes if (d := _within(q, n))]
     conflicts = [[because(conn, f) for f in d.facts] for d in decisions if d.verdict == "conflict"]
     if conflicts or not decisions:  # a conflict is never resolved silently: both sides shown
@@ -257,13 +255,12 @@ def yes_no(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
     parts = []
     for d in decisions:
         why = narrate("why", why=d.why) if d.why else ""
-        moment = at_moment(moment_name(conn, d.node))
-        parts.append(narrate(f"{'cannot' if d.verdict == 'no' else 'can'}_activate",
-                             moment=moment, why=why))  # fmt: skip
+        can, moment = "cannot" if d.verdict == "no" else "can", moment_name(conn, d.node)
+        parts.append(narrate(f"{can}_activate", moment=at_moment(moment), why=why))
     text = narrate("activated_at", opening=narrate(verdict), name=name, moments="; ".join(parts))
-    cited = [because(conn, f) for d in decisions for f in d.facts]
-    return Verdict(verdict, text, cited, kind="permission", moment=decisions[0].node,
-                   cards=sorted(cards) if u.cards else [])  # fmt: skip
+    cited, first_node = [because(conn, f) for d in decisions for f in d.facts], decisions[0].node
+    asked_cards = sorted(cards) if u.cards else []
+    return Verdict(verdict, text, cited, kind="permission", moment=first_node, cards=asked_cards)
 
 
 def when(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
@@ -291,5 +288,5 @@ def when(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | Non
         verdict = narrate("with_condition", what=verdict, condition=condition)
         where = narrate("with_condition", what=where, condition=condition)
     text = narrate("only_moment", card=card["name"], moments=where)
-    return Verdict(verdict, text, [because(conn, f) for f in specific], kind="permission",
-                   moment=specific[0]["moment"], cards=[card["id"]])  # fmt: skip
+    cited, moment = [because(conn, f) for f in specific], specific[0]["moment"]
+    return Verdict(verdict, text, cited, kind="permission", moment=moment, cards=[card["id"]])

@@ -6,17 +6,12 @@ is said of what the question names, and the question states what qualifies it; t
 that answer must agree. ``within`` weighs a count the question states against it;
 ``printed`` gives a card's printed number ("Breaker the Magical Warrior ATK?": 1600) from table
 ``card_facts``, for a plain question only: one card, one field, no other words ("... right
-after it is Normal Summoned" asks about the game).
-
-On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
-"""
+after it is Normal Summoned" asks about the game)."""
 
 from __future__ import annotations
 
 import re
 import sqlite3
-from functools import cache
-from typing import Any
 
 from ingest.text import fold, folded_words, stem, version_key, words
 
@@ -24,39 +19,24 @@ from ...lexicon.words import cue_pattern, query_data, stopwords
 from ...lookups.labels import narrate
 from ...store.db import run
 from ...store.vocabulary import load_vocabulary
-from ..passes_asks import cue_words, lexicon, stated_numbers
+from ..passes_asks import lexicon, stated_numbers
 from ..question import Understood
 from . import passages
-from .common import Asked, Verdict, because, threshold
+from .common import Asked, Fact, Verdict, because, threshold
+from .curated import curated
 from .words import other_kind, stems
 
-Fact = dict[str, Any]
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _CONCEPTS = ("term:", "class:", "card:")
 # How many words after a number name what it counts ("one master rune card").
 _NOUN_PHRASE = 3
 
 
-@cache
-def _words() -> dict[str, Any]:
-    """The curated words a count is read with (kb/data/query.toml [quantity]), read once:
-    concepts too general to tell two counts apart, words making a number a difference ("1500
-    more ATK than"), prefixes negating a qualifier ("non-basic"), function and cue words."""
-    data = query_data()["quantity"]
-    prefixes = "|".join(re.escape(p) for p in data["negating_prefixes"])
-    return {
-        "generic": frozenset(f"term:{t}" for t in data["generic"]),
-        "comparatives": frozenset(stem(fold(w)) for w in data["comparatives"]),
-        "negated": re.compile(rf"\b(?:{prefixes})(\w+)"),
-        "skip": frozenset(stopwords()) | cue_words(),
-    }
-
-
-def _concepts(u: Understood, asked: Asked) -> list[tuple[int, str]]:
+def _concepts(asked: Asked) -> list[tuple[int, str]]:
     """(position, concept) of what the question names; a term typed as a game's name is the
     game ("先导者", Vanguard)."""
+    u, folded = asked.u, fold(asked.u.text)
     games = {a for aliases in load_vocabulary(asked.conn).games.values() for a in aliases}
-    folded = fold(u.text)
     terms = [t for t in u.terms if "start" not in t or folded[t["start"] : t["end"]] not in games]
     found = [(t.get("start", 10**6), f"term:{t['term']}") for t in terms]
     found += [(c["start"], f"card:{c['id']}") for c in u.cards]
@@ -147,13 +127,13 @@ def _qualified(fact: Fact, u: Understood, asked: set[str]) -> bool:
     data = query_data()["quantity"]
     measure = {stem(fold(w)) for w in [*data["counts"], *data["numbers"]]}
     measure |= {stem(w) for w in re.split(r"[-\s]+", fact["unit"].partition(":")[2]) if w}
-    rest = said - measure - {stem(c.partition(":")[2]) for c in _words()["generic"]}
+    rest = said - measure - {stem(c.partition(":")[2]) for c in curated()["generic"]}
     question = fold(u.text)
-    for m in _words()["negated"].finditer(fold(fact["condition"])):
+    for m in curated()["negated"].finditer(fold(fact["condition"])):
         plain = re.search(rf"(?<![\w-]){re.escape(m.group(1))}\b", question)
         if plain and m.group() not in question:
             return False
-    if other_kind(u.text, fact["condition"], _words()["skip"]):
+    if other_kind(u.text, fact["condition"], curated()["count_skip"]):
         return False
     return len(rest & asked) >= threshold("min_qualifier_share") * len(rest)
 
@@ -174,7 +154,7 @@ def _counts(fact: Fact, counted: set[str], asked: set[str]) -> bool:
     counted_words = {c.partition(":")[2] for c in counted if c.startswith("word:")}
     if unit.startswith("word:") and {stem(w) for w in said[:_NOUN_PHRASE]} & counted_words:
         return True  # "one master rune card" counts master runes
-    if unit not in _words()["generic"]:
+    if unit not in curated()["generic"]:
         return False
     for concept in counted:
         named = {stem(w) for w in re.split(r"[-\s]+", concept.partition(":")[2]) if w}
@@ -185,21 +165,21 @@ def _counts(fact: Fact, counted: set[str], asked: set[str]) -> bool:
     return False
 
 
-def _matching(conn: sqlite3.Connection, u: Understood, asked: Asked,
-              counted: set[str] | None = None) -> tuple[list[Fact], str] | None:  # fmt: skip
+def _matching(asked: Asked, counted: set[str] | None = None) -> tuple[list[Fact], str] | None:
     """The facts of the best passages answering how many, and their value; ``counted``: what
     is counted, when not read from the question's cue."""
-    top = passages.best(u, asked)
+    conn, u = asked.conn, asked.u
+    top = passages.best(asked)
     facts = run(conn, "verdict_rule_quantities", ids=[p["id"] for p in top]) if top else []
     versions = passages.named_versions(u.text)
     facts = _newest([f for f in facts if not versions or f["version"] in versions])
-    found = _concepts(u, asked)
+    found = _concepts(asked)
     counted = _counted(u, found) if counted is None else counted
     names = {_name(c) for c in counted} - {""}
-    wanted = {c for _, c in found if _name(c) not in names} - _words()["generic"] - counted
+    wanted = {c for _, c in found if _name(c) not in names} - curated()["generic"] - counted
     typed = words(fold(u.text))
     asked_stems = {stem(w) for w in typed} | {stem(u.corrections.get(w, w)) for w in typed}
-    asked_stems |= {s for _, c in found for a in asked.forms.of(c) for s in a.split("|")}
+    asked_stems |= asked.forms.stems(c for _, c in found)
     if counted:
         facts = [f for f in facts if _counts(f, counted, asked_stems)]
     else:
@@ -209,15 +189,16 @@ def _matching(conn: sqlite3.Connection, u: Understood, asked: Asked,
     ranked = []
     for p in top:
         every = [f for f in facts if f["rule"] == p["id"]]
-        around = stems(" ".join([p.get("title") or "", p.get("section_path") or ""]))
+        around = stems(passages.heading(p))
         if counted and len({f["low"] for f in every} | {f["high"] for f in every}) == 1:
             # The rule's one number counting what is asked is said of its whole text (but
             # its parentheses).
             around |= stems(_PARENTHESES.sub(" ", f"{p['text']} {p.get('reading') or ''}"))
         kept = [
-            f for f in every
+            f
+            for f in every
             if _qualified(f, u, asked_stems) and _about(f, found, wanted, asked, around)
-        ]  # fmt: skip
+        ]
         if kept:
             ranked.append(_values(kept, _bound_asked(u.text)))
     if not ranked or len(ranked[0][1]) != 1:
@@ -227,15 +208,16 @@ def _matching(conn: sqlite3.Connection, u: Understood, asked: Asked,
     return ranked[0][0], next(iter(ranked[0][1]))
 
 
-def _about(fact: Fact, found: list[tuple[int, str]], wanted: set[str], asked: Asked,
-           around: set[str]) -> bool:  # fmt: skip
+def _about(
+    fact: Fact, found: list[tuple[int, str]], wanted: set[str], asked: Asked, around: set[str]
+) -> bool:
     """The number is said of no other card than the question names, is no difference ("1500
     more ATK than Blue-Eyes"), and each concept the question names (but what it counts) is what
     it is said of or named in its own clause or the passage's section."""
     subject = fact["subject"]
     if subject.startswith("card:") and subject not in {c for _, c in found}:
         return False
-    if fact["unit"].partition(":")[2] in _words()["comparatives"]:
+    if fact["unit"].partition(":")[2] in curated()["comparatives"]:
         return False
     held = stems(fact["outcome"] or fact["quote"]) | around
     return all(subject == c or asked.forms.named(c, held) for c in wanted)
@@ -244,7 +226,7 @@ def _about(fact: Fact, found: list[tuple[int, str]], wanted: set[str], asked: As
 def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """The number of the first best passage counting what the question counts, when it has
     one value and the other passages counting the same agree."""
-    found = _matching(conn, u, asked)
+    found = _matching(asked)
     if found is None:
         return None
     matching, value = found
@@ -262,23 +244,22 @@ def within(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
     _, count, end = numbers[0]
     unit = lexicon().unit(u.text, end)
     counted = {f"word:{unit}"} if unit else set()
-    counted |= {concept for at, concept in _concepts(u, asked) if end <= at <= end + 2}
+    counted |= {concept for at, concept in _concepts(asked) if end <= at <= end + 2}
     compare = query_data()["quantity"]["compare"]
     before = fold(u.text)[max(0, end - 30) : end]
     if cue_pattern(tuple(compare["more_than"])).search(before):
         count += 1  # "more than 4": five, the least count it asks about
     elif cue_pattern(tuple(compare["less_than"])).search(before):
         count -= 1
-    found = _matching(conn, u, asked, counted) if counted else None
+    found = _matching(asked, counted) if counted else None
     # "5 grids of monsters" states no bound that "two monsters attack" is within.
     if found is None or found[0][0]["modality"] == "states":
         return None
     fact = found[0][0]
     # The sentence bounding the count (or its heading) names what the question names.
-    heading = [f"{p.get('title') or ''} {p.get('section_path') or ''}"
-               for p in asked.passages if p["id"] == fact["rule"]][:1]  # fmt: skip
+    heading = [passages.heading(p) for p in asked.passages if p["id"] == fact["rule"]][:1]
     held = stems(" ".join([fact["quote"], *heading]))
-    named = {c for _, c in _concepts(u, asked)} - counted - _words()["generic"]
+    named = {c for _, c in _concepts(asked)} - counted - curated()["generic"]
     if not all(asked.forms.named(c, held) for c in named):
         return None
     low = fact["low"] if fact["low"] is not None else 0
@@ -298,15 +279,18 @@ def printed(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | 
     data = query_data()
     fields = [f for f in u.facts if f in data["facts_numeric"]["fields"]]
     asking = {w for names in data["facts"].values() for n in names for w in folded_words(n).split()}
-    asking |= {fold(w) for w in data["printed"]["words"]} | set(stopwords()) | cue_words()
+    asking |= {fold(w) for w in data["printed"]["words"]} | curated()["count_skip"]
     # One card, perhaps named twice ("「魔导战士 破坏者」（Breaker the Magical Warrior）").
     if len({c["id"] for c in u.cards}) != 1 or len(fields) != 1:
         return None
     if not all(w in asking for w in u.words):
         return None
     rows = run(conn, "card_facts", id=u.cards[0]["id"])
-    found = [{**r, "id": f"{r['rule']}#{r['field']}", "quote": f"{r['field']}: {r['value']}"}
-             for r in rows if r["field"] == fields[0]]  # fmt: skip
+    found = [
+        {**r, "id": f"{r['rule']}#{r['field']}", "quote": f"{r['field']}: {r['value']}"}
+        for r in rows
+        if r["field"] == fields[0]
+    ]
     values = {f["value"] for f in found}
     if len(values) != 1 or not re.fullmatch(r"\d+", next(iter(values))):
         return None

@@ -5,16 +5,12 @@ Every clause of every rule is a statement fact (ingest/extract/clauses.py): a mo
 cannot, must, needn't, only; does / does-not), a condition, exception words. A clause answers
 when it holds most of the question's words and the rest are said around it, the question
 states its condition, it holds no exception and it is said of what the question names; the
-question's modality decides how it reads (``reading``). Clauses that disagree give no verdict.
-
-On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
-"""
+question's modality decides how it reads (``reading``). Clauses that disagree give no verdict."""
 
 from __future__ import annotations
 
 import re
 import sqlite3
-from functools import cache
 from typing import Any
 
 from ingest.text import fold, stem
@@ -22,12 +18,12 @@ from ingest.text import words as text_words
 
 from ...lexicon.words import query_data
 from ...lookups.labels import narrate
-from ...store import datafiles
 from ...store.vocabulary import load_vocabulary
 from ..passes_asks import lexicon, stated_numbers
 from ..question import Understood
 from . import passages, words
 from .common import Asked, Verdict, because, threshold
+from .curated import curated
 
 
 def reading(asked: str, said: str) -> str:
@@ -36,48 +32,24 @@ def reading(asked: str, said: str) -> str:
     return query_data()["readings"].get(asked, {}).get(said, "")
 
 
-def _alternation(phrases: list[str]) -> str:
-    """Folded phrases as a regular expression's alternatives, the longest first."""
-    return "|".join(re.escape(fold(w)) for w in sorted(phrases, key=len, reverse=True))
-
-
-@cache
-def _word_sets() -> dict[str, Any]:
-    """The curated words clauses and questions are read with, compiled once: the words that
-    negate a question in each language, a pronoun standing for the rule's topic opening a
-    clause (after "and", "also"...) (ingest/data/statements.toml)."""
-    data = datafiles.load("statements")
-    pronouns = _alternation([w for ws in data["pronouns"].values() for w in ws])
-    openers = "|".join(re.escape(fold(w)) for w in query_data()["pronoun_openers"]["words"])
-    return {
-        "negations": {
-            lang: re.compile(rf"(?<!\w)(?:{_alternation(ws)})(?!\w)")
-            for lang, ws in data["negations"].items()
-            if ws
-        },  # fmt: skip
-        "pronoun": re.compile(rf"^\W*(?:(?:{openers})\s+)*(?:{pronouns})(?!\w)"),
-    }
-
-
 def _ids(concepts: str) -> set[str]:
     """Concept ids without their kind: a class and a term of one name are one thing."""
     return {c.partition(":")[2] for c in concepts.split() if not c.startswith("timing:")}
 
 
-def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: set[str],
-             topic: set[str], plain: list[set[str]]) -> str:  # fmt: skip
+def _reading(fact: dict[str, Any], asked: Asked, topic: set[str]) -> str:
     """The verdict a statement fact gives the question, or "". ``topic``: the concepts the rule
-    opens with ("it"); ``plain``: the question's own words, which the clause must hold."""
-    u, said = asked.u, fact["modality"]
-    if fact["limits"] or passages.condition_share(fact, asked_stems, u.text) < threshold(
-        "min_condition_share"
-    ):
+    opens with ("it")."""
+    u, said, asked_stems, skip = asked.u, fact["modality"], asked.said, asked.skip
+    share = passages.condition_share(fact, asked_stems, u.text)
+    if fact["limits"] or share < threshold("min_condition_share"):
         return ""
     ids = [*(t["term"] for t in u.terms), *(c["id"] for c in u.cards)]
     ids += [c["class"] for c in u.classes]
-    if topic and not topic & set(ids) and _word_sets()["pronoun"].search(fold(fact["outcome"])):
+    if topic and not topic & set(ids) and curated()["pronoun"].search(fold(fact["outcome"])):
         return ""  # "It can also be activated ..." said of a Field Spell is not of a trap
-    if not words.holds_all(words.stems(f"{fact['condition']} {fact['outcome']}"), plain):
+    clause = words.stems(f"{fact['condition']} {fact['outcome']}")
+    if not words.holds_all(clause, words.plain(asked.required)):  # the question's own words
         return ""  # "players may concede" does not say whether an effect can force it
     action = u.action
     if said in ("does", "does-not") and action and action not in fact["action"].split():
@@ -85,19 +57,18 @@ def _reading(fact: dict[str, Any], asked: Asked, asked_stems: set[str], skip: se
     if said in ("does", "does-not"):
         # What the clause says is done is what is asked ("skip the recovery phase" does not
         # answer "do I get a recovery phase").
-        named = {
-            s for c in fact["concepts"].split() for a in asked.forms.of(c) for s in a.split("|")
-        }
-        own = words.content(fact["outcome"], skip | words.polar_words()) - named
+        named = asked.forms.stems(fact["concepts"].split())
+        own = words.content(fact["outcome"], skip | curated()["polar"]) - named
         if len(own - asked_stems) > threshold("clause_extra_words"):
             return ""
     else:
         # What the modality is said of: the words before it in its part of the clause.
         before = fact["subject"].rpartition(",")[2]
         subject = [
-            w for w in text_words(before)
+            w
+            for w in text_words(before)
             if w not in skip and len(w) > 1 and not lexicon().negated_subjects.search(w)
-        ]  # fmt: skip
+        ]
         if not {stem(w) for w in subject} <= asked_stems:
             return ""
     if any(bound for bound, _, _ in lexicon().quantities(fact["outcome"])):
@@ -109,7 +80,7 @@ def _asked_negation(text: str, lang: str) -> bool:
     """The question asks a negated thing ("can't I ..."), not in the condition it supposes."""
     sentence = passages.asking_sentence(text)
     parts = lexicon().split_condition(sentence)
-    negations = _word_sets()["negations"].get(lang or "en")
+    negations = curated()["negations"].get(lang or "en")
     return bool(negations and negations.search(fold(parts[1] if parts else sentence)))
 
 
@@ -142,28 +113,25 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
         return None
     if _counts(conn, u, u.classes):
         return None  # "more than once", "2 copies": a count, which no modality weighs
-    required = words.required_words(conn, u)
-    if len(required) < 2:
+    if len(asked.required) < 2:
         return None  # too little said to find the clause that says it
-    asked_stems = words.asked_words(u, required)
-    plain = words.plain(required)
-    skip = words.skipped(conn)
     readings = []
     for p in passages.top(asked):
-        mine, stating = passages.stating(conn, p, required)
+        mine, stating = passages.stating(conn, p, asked.required)
         # A clause under a condition the question states may be the exception it is about
         # ("However, if this is the first turn ..."): the unconditioned ones are not safe.
         topic = next((_ids(f["concepts"]) for f in mine if _ids(f["concepts"])), set())
         doubt = any(
-            passages.condition_share(f, asked_stems, u.text) >= threshold("min_doubt_share")
+            passages.condition_share(f, asked.said, u.text) >= threshold("min_doubt_share")
             # ... and says something of what is asked, its condition aside
-            and _reading({**f, "condition": ""}, asked, asked_stems, skip, topic, plain)
-            for f in stating if f["condition"]
-        )  # fmt: skip
+            and _reading({**f, "condition": ""}, asked, topic)
+            for f in stating
+            if f["condition"]
+        )
         for fact in stating:
             if doubt and not fact["condition"]:
                 continue
-            verdict = _reading(fact, asked, asked_stems, skip, topic, plain)
+            verdict = _reading(fact, asked, topic)
             if verdict:
                 readings.append((fact, verdict))
     # A clause under a condition the question states is the more specific rule.

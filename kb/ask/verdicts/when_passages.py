@@ -1,9 +1,6 @@
 """When, read from the best passages: the phrase saying when of the clause that states what the
 question asks, or its passage's moment. The clause must say the thing happens; a question
-about a card is answered only by a passage naming it; the first two answers must agree.
-
-On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
-"""
+about a card is answered only by a passage naming it; the first two answers must agree."""
 
 from __future__ import annotations
 
@@ -20,7 +17,7 @@ from ...store.vocabulary import load_vocabulary
 from ..passes_asks import lexicon
 from ..question import Understood
 from . import passages, words
-from .common import Asked, Verdict, because, moment_name, threshold
+from .common import Asked, Fact, Verdict, because, moment_name, threshold
 from .words import stems
 
 # The modalities of a clause telling when a thing happens; when it may be done, when allowed.
@@ -48,15 +45,15 @@ def _time_of(clause: str) -> str:
     return " ".join(every).rstrip(" ,.")
 
 
-def _answer(conn: sqlite3.Connection, p: dict[str, Any], u: Understood, required: list[set[str]],
-            asking: list[set[str]]) -> tuple[str, dict[str, Any]] | None:  # fmt: skip
+def _answer(asked: Asked, p: dict[str, Any], asking: list[set[str]]) -> tuple[str, Fact] | None:
     """(when, the deciding fact) from one passage, or None. The clause must say the action
     asked is done and hold the ``asking`` sentence's words."""
+    conn, u = asked.conn, asked.u
     cards = {c["id"] for c in u.cards}
     if cards and not cards <= set((p.get("card_ids") or "").split()):
         return None
     # A passage naming the card asked about may state it in other words.
-    for fact in passages.stating(conn, p, [] if cards else required)[1]:
+    for fact in passages.stating(conn, p, [] if cards else asked.required)[1]:
         clause = f"{fact['condition']} {fact['outcome']}"
         if (
             fact["modality"] not in (_ALLOWS if u.modality == "can" else _HAPPENS)
@@ -73,11 +70,13 @@ def _answer(conn: sqlite3.Connection, p: dict[str, Any], u: Understood, required
         if time and _question_share(time, u.text) < 1:  # the question's own "until end of turn"
             return time, fact
         if (
-            fact["condition"] and not cards and _names_a_time(fact["condition"])
+            fact["condition"]
+            and not cards
+            and _names_a_time(fact["condition"])
             # the question's own condition ("when does 'at the beginning of battle phase'
             # happen": not "when an effect triggers 'at the beginning of battle phase'")
             and _question_share(fact["condition"], u.text) < threshold("min_condition_share")
-        ):  # fmt: skip
+        ):
             # "may initiate battle if it is main timing"
             return narrate("when_condition", condition=fact["condition"]), fact
         # A moment the question names already ("when in the Damage Step"): no answer.
@@ -119,9 +118,10 @@ def _base(when: str) -> str:
     return re.split(r" \(|: |; |, sub-step", when)[0].strip().lower()
 
 
-def _asking_words(conn: sqlite3.Connection, u: Understood) -> list[set[str]]:
+def _asking_words(asked: Asked) -> list[set[str]]:
     """The required words of the asking sentence after a situation ("... When does it get put
     on the Updraft?"), but the moments it names; none for a question of one sentence."""
+    conn, u = asked.conn, asked.u
     folded = fold(u.text)
     at = folded.rfind(fold(passages.asking_sentence(u.text)))
     if at <= 0 or len(folded[:at].split()) < _SITUATION_WORDS:
@@ -138,11 +138,10 @@ def _asking_words(conn: sqlite3.Connection, u: Understood) -> list[set[str]]:
 
 def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """When the thing asked happens, by the first passages that state it."""
-    required = words.required_words(conn, u)
-    if len(required) < 2 and not u.cards:
+    if len(asked.required) < 2 and not u.cards:
         return None
-    asking = _asking_words(conn, u)
-    answers = [a for p in passages.best(u, asked) if (a := _answer(conn, p, u, required, asking))]
+    asking = _asking_words(asked)
+    answers = [a for p in passages.best(asked) if (a := _answer(asked, p, asking))]
     if not answers:
         return None
     (when, fact), cited = answers[0], [because(conn, f) for _, f in answers[:2]]

@@ -2,28 +2,24 @@
 for it (a term or a moment as any of its names, an everyday phrase as any of its expansions);
 the ways of writing a glossary term, a card or a card class, as stems (whether a clause names
 what the question names); and the words that say nothing of what it is about (function and
-cue words, game names...).
-
-On the ``kb ask`` path: standard library, sqlite3 and ``ingest`` text modules only.
-"""
+cue words, game names...)."""
 
 from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
-from functools import cache
 from typing import Any
 
 from ingest.text import CJK_RUN, fold, stem, words
 
 from ...lexicon.words import cue_pattern, query_data, stopwords
-from ...store import datafiles
 from ...store.db import column, run
 from ...store.vocabulary import load_vocabulary
 from ..passes_asks import cue_phrases, cue_words, is_everyday_verb, lexicon, unread_chinese
 from ..question import Understood
+from .curated import curated
 
 
 def stems(text: str) -> set[str]:
@@ -70,54 +66,23 @@ class Forms:
         rows = run(self.conn, "class_names_of_game", game="") if kind == "class" else []
         return [r["text"] for r in rows if r["class"] == ident]
 
+    def stems(self, concepts: Iterable[str]) -> set[str]:
+        """Every stem of any way of writing the concepts."""
+        return {s for c in concepts for a in self.of(c) for s in a.split("|")}
+
     def named(self, concept: str, held: set[str]) -> bool:
         """``held`` (stems) names the concept in one of its non-CJK ways of writing."""
         return holds(held, {a for a in self.of(concept) if not CJK_RUN.search(a)})
 
 
-@cache
-def _word_sets() -> dict[str, Any]:
-    """The curated words read here, folded once: one-word connectives opening a clause ("but",
-    "nhưng"), the words of a number's bounds ("exactly", "at least") and those making a clause
-    negative ("doesn't", "không": ingest/data/statements.toml); the clitics ("don't" is "do"
-    and "n't") and each stem of an everyday word to the stems of its synonyms
-    (kb/data/query.toml)."""
-    data = datafiles.load("statements")
-    clauses = [w for lang in ("en", "vi", "zh") for w in data["clauses"].get(lang, [])]
-    clitics = query_data()["clitics"]
-    not_after = "".join(f"(?<!{re.escape(w)})" for w in clitics["negation_not_after"])
-    negation = re.escape(clitics["negation"]).replace("'", "['’]")
-    endings = "|".join(re.escape(e) for e in clitics["after_apostrophe"])
-    synonyms: dict[str, frozenset[str]] = {}
-    for group in query_data()["synonyms"]["groups"]:
-        group_stems = frozenset(stem(fold(w)) for w in group)
-        synonyms |= dict.fromkeys(group_stems, group_stems)
-    return {
-        "connectives": frozenset(fold(w) for w in clauses if " " not in w),
-        "bounds": _phrase_words(data["bounds"]),
-        "polar": _phrase_words(data["polarity"]),
-        "clitic": re.compile(rf"{not_after}{negation}\b|['’](?:{endings})\b"),
-        "synonyms": synonyms,
-    }
-
-
-def _phrase_words(by_lang: dict[str, list[str]]) -> frozenset[str]:
-    return frozenset(w for phrases in by_lang.values() for p in phrases for w in fold(p).split())
-
-
-def polar_words() -> frozenset[str]:
-    """The words that make a clause negative ("doesn't", "không"): how it is said, not what."""
-    return _word_sets()["polar"]
-
-
 def synonyms() -> dict[str, frozenset[str]]:
     """Each stem of an everyday word to the stems of its group (kb/data/query.toml)."""
-    return _word_sets()["synonyms"]
+    return curated()["synonyms"]
 
 
 def skipped(conn: sqlite3.Connection) -> set[str]:
     """Words that say nothing of a question's subject: function and cue words, game names."""
-    sets = _word_sets()
+    sets = curated()
     skip = set(stopwords()) | cue_words() | sets["bounds"] | sets["connectives"]
     return skip | {fold(a) for aliases in load_vocabulary(conn).games.values() for a in aliases}
 
@@ -169,7 +134,7 @@ def required_spans(
     forms = _term_forms(conn)
     # The question folded, its clitics ("can't"), the games it names and ``apart`` blanked:
     # positions stay the question's.
-    folded = _word_sets()["clitic"].sub(lambda m: " " * len(m.group()), fold(u.corrected or u.text))
+    folded = curated()["clitic"].sub(lambda m: " " * len(m.group()), fold(u.corrected or u.text))
     games, as_words = _game_mentions(conn, folded, forms)
     for start, end in [*apart, *games]:
         folded = folded[:start] + " " * (end - start) + folded[end:]
@@ -298,21 +263,24 @@ def _narrowing_at(u: Understood, tokens: list[tuple[int, str]], skip: set[str]) 
     starts = {t["start"] for t in u.terms if "start" in t}
     # No function word, nor a count ("normal two-player game"), nor a term's own word.
     term = [start in starts for start, _ in tokens] + [False, False]
-    modifier = [w not in skip and not w.isdigit() and w not in lexicon().number_words
-                for _, w in tokens] + [False]  # fmt: skip
+    modifier = [
+        w not in skip and not w.isdigit() and w not in lexicon().number_words for _, w in tokens
+    ] + [False]
     return {
-        start for i, (start, _) in enumerate(tokens)
+        start
+        for i, (start, _) in enumerate(tokens)
         if modifier[i] and not term[i] and (term[i + 1] or (modifier[i + 1] and term[i + 2]))
-    }  # fmt: skip
+    }
 
 
 def plain(required: list[set[str]]) -> list[set[str]]:
     """The question's own words among the required (a word, or a word and its synonyms)."""
     groups = set(synonyms().values())
     return [
-        r for r in required
+        r
+        for r in required
         if all("|" not in a for a in r) and (len(r) == 1 or frozenset(r) in groups)
-    ]  # fmt: skip
+    ]
 
 
 def other_kind(question: str, clause: str, skip: AbstractSet[str]) -> bool:
@@ -339,9 +307,3 @@ def _before_each(text: str, skip: AbstractSet[str]) -> dict[str, set[str]]:
             continue
         out.setdefault(stem(word), set()).add(stem(before))
     return out
-
-
-def asked_words(u: Understood, required: list[set[str]]) -> set[str]:
-    """Every stem the question holds (cue words too) or stands for (the forms of its names)."""
-    said = content(_word_sets()["clitic"].sub(" ", fold(u.text)), set(stopwords()))
-    return said | {a for alternatives in required for a in alternatives for a in a.split("|")}
