@@ -132,11 +132,12 @@ def content_words(ctx: Context) -> None:
     clitic: "what's"), and without the words that name a document ("CR 8.01")."""
     stop = stopwords() | vs_words() | set(ctx.result.years)
     stop |= {w for w in column(ctx.conn, "ask_document_kinds")}
+    known = stop | set(ctx.result.expansions)  # what a run of Chinese may be made of
 
     def function_word(key: str) -> bool:
         m = _CLITIC.fullmatch(key)
         if CJK_RUN.fullmatch(key):
-            return read_whole(key, stop | set(ctx.result.expansions))
+            return read_whole(key, known)
         return key in stop or (m is not None and m.group(1) in stop)
 
     ctx.result.words = [

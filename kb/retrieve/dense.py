@@ -45,7 +45,8 @@ _VECTORS: weakref.WeakKeyDictionary[sqlite3.Connection, Vectors | None] = (
     weakref.WeakKeyDictionary()
 )
 _EMBEDDERS: dict[str, Embedder | None] = {}
-# Question vectors already computed in this process, by (model, text, token cap).
+# The question vector a prefetch computed, by (model, text, token cap): taken by the first
+# question that matches, so a long-running server holds none.
 _QUERIES: dict[tuple[str, str, int], list[float]] = {}
 _PREFETCHES: list[threading.Thread] = []
 # Vectors a prefetch read, by database file (``_file_of``), for the first connection to it.
@@ -110,7 +111,8 @@ def _prefetch(path: Path | str, question: Callable[[sqlite3.Connection], str]) -
             _PREFETCHED[_file_of(conn)] = found
             model = embedder(found.model, wait=False) if found else None
             if model is not None:
-                _query(model, question(conn), _longest(conn))
+                text, longest = question(conn), _longest(conn)
+                _QUERIES[model.name, text, longest] = model.query(text, longest)
         finally:
             conn.close()
     except Exception:  # noqa: BLE001 - the main thread meets (and reports) it again
@@ -123,10 +125,8 @@ def _longest(conn: sqlite3.Connection) -> int:
 
 
 def _query(model: Embedder, text: str, longest: int) -> list[float]:
-    key = (model.name, text, longest)
-    if key not in _QUERIES:
-        _QUERIES[key] = model.query(text, longest)
-    return _QUERIES[key]
+    prefetched = _QUERIES.pop((model.name, text, longest), None)
+    return prefetched if prefetched is not None else model.query(text, longest)
 
 
 def embedder(model: str, *, wait: bool = True) -> Embedder | None:
