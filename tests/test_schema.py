@@ -69,5 +69,5 @@ def test_hand_written_rows_must_have_exactly_the_declared_columns() -> None:
         insert_rows(db, "search_vocab", [{"term": "life", "rules": 3}])
     with pytest.raises(ValueError, match="stores no record"):
         insert_records(db, "search_vocab", ["life"])
-    insert_rows(db, "search_vocab", [{"term": "life", "rules": 3, "games": "{}"}])
+    insert_rows(db, "search_vocab", [{"term": "life", "rules": 3, "games": "{}", "langs": "[]"}])
     assert db.execute("SELECT term, rules FROM search_vocab").fetchall() == [("life", 3)]

@@ -15,7 +15,7 @@ from ingest.text import CJK_RUN, fold, folded_words
 from ..lexicon.phrases import find_phrase, match_phrases, span_of, spans_free, unplaced
 from ..lexicon.words import expansions, has_cue, query_data, stopwords, vs_words
 from ..store.db import column, run
-from ..store.vocabulary import game_rule_counts, phrase_expression
+from ..store.vocabulary import Vocabulary, game_rule_counts, phrase_expression
 from .context import Context
 from .passes_names import belongs_to, is_own
 
@@ -167,6 +167,12 @@ def _adjacent_pairs(ctx: Context) -> list[str]:
     return list(dict.fromkeys(pairs))
 
 
+def _every_game_writes(langs: list[str], vocab: Vocabulary) -> bool:
+    """Whether every game has rules in one of ``langs`` (true when the languages of the games
+    are not known: a database built before they were stored)."""
+    return all(set(written) & set(langs) for written in vocab.game_langs.values())
+
+
 def game_of_words(ctx: Context) -> None:
     """The game the content words point to.
 
@@ -177,6 +183,11 @@ def game_of_words(ctx: Context) -> None:
     ``share_ratio`` as often, and in fewer than ``everyday_rules`` rules (kb/data/query.toml
     [games]): "flash", "sentinel" are Vanguard's, "resonator" Force of Will's, but "monster" is
     no one game's when several games' rules say it, whatever their sizes.
+
+    A word written in a language some game has no rules in ("vật", "chưa": a game with no
+    Vietnamese text holds no Vietnamese word) cannot tell that game from the others: its vote
+    counts only when no word every game could hold has voted ("úp bẫy" alone still points to
+    the game whose Vietnamese rules say it; "quest" beside it points to Lorcana).
     """
     r = ctx.result
     if r.game or not r.words:
@@ -184,13 +195,16 @@ def game_of_words(ctx: Context) -> None:
     sizes = ctx.vocab.game_rules or game_rule_counts(ctx.conn)
     rows = run(ctx.conn, "ask_word_counts", words=r.words)
     votes: set[str] = set()
+    partial: set[str] = set()  # votes of words some game cannot hold
     for row in rows:
         if row["rules"] < 2:
             continue
         counts = json.loads(row["games"])
         game = max(counts, key=lambda g: (counts[g] / max(1, sizes.get(g, 0)), g))
         if is_own(counts, sizes, game):
-            votes.add(game)
+            every = _every_game_writes(json.loads(row["langs"]), ctx.vocab)
+            (votes if every else partial).add(game)
+    votes = votes or partial
     r.game_hint = next(iter(votes)) if len(votes) == 1 else None
     least = query_data()["games"]["phrase_rules"]
     for pair in _adjacent_pairs(ctx):

@@ -166,20 +166,27 @@ def write_common_words(db: sqlite_utils.Database, result: PipelineResult) -> Non
 
 
 def write_search_vocab(db: sqlite_utils.Database, result: PipelineResult) -> None:
-    """Every folded word with the number of rules it occurs in, per game (CJK runs are
-    searched as bigrams, never corrected as words)."""
+    """Every folded word with the number of rules it occurs in, per game, and the languages
+    of those rules (CJK runs are searched as bigrams, never corrected as words)."""
     rules: Counter[str] = Counter()
     games: dict[str, Counter[str]] = {}
+    langs: dict[str, set[str]] = {}
     for d in result.documents:
         for r in d.rules:
             for term in set(words(fold(f"{r.title} {r.text}"))):
                 rules[term] += 1
                 games.setdefault(term, Counter())[r.game] += 1
+                langs.setdefault(term, set()).add(r.lang)
     insert_rows(
         db,
         "search_vocab",
         (
-            {"term": term, "rules": n, "games": json.dumps(dict(sorted(games[term].items())))}
+            {
+                "term": term,
+                "rules": n,
+                "games": json.dumps(dict(sorted(games[term].items()))),
+                "langs": json.dumps(sorted(langs[term])),
+            }
             for term, n in sorted(rules.items())
             if not CJK_RUN.search(term)
         ),

@@ -311,9 +311,10 @@ TABLES: dict[str, Table] = {
         added=[ROW_ID],
     ),
     # Every folded word of the index with the number of rules it occurs in, and in which games
-    # (JSON {game: rules}): kb ask corrects misspelt words against it, weighs words by rarity
-    # and guesses the game a question is about from words only one game uses.
-    "search_vocab": table({"term": str, "rules": int, "games": str}, "term"),
+    # (JSON {game: rules}) and in which languages (JSON list): kb ask corrects misspelt words
+    # against it, weighs words by rarity and guesses the game a question is about from words
+    # only one game uses.
+    "search_vocab": table({"term": str, "rules": int, "games": str, "langs": str}, "term"),
     # Everyday English words spelt right (ingest/english.py), with how often the web uses them:
     # never a typo of a corpus word; the most used ones never a subject the knowledge base
     # lacks ("since", "friend").

@@ -27,7 +27,7 @@ class Vocabulary:
     ``dataclasses`` (and ``inspect``) and code generation at every process start.
     """
 
-    __slots__ = ("games", "cards", "timing", "terms", "game_rules", "mentions")
+    __slots__ = ("games", "cards", "timing", "terms", "game_rules", "mentions", "game_langs")
 
     def __init__(
         self,
@@ -39,10 +39,12 @@ class Vocabulary:
         # key of an alias, term or moment -> {game: rules of the game holding it}: whether a
         # name of one game is an everyday word of another (kb.ask.passes_names.game_named)
         mentions: dict[str, dict[str, int]] | None = None,
+        game_langs: dict[str, list[str]] | None = None,  # game id -> languages of its rules
     ) -> None:
         self.games, self.cards, self.timing, self.terms = games, cards, timing, terms
         self.game_rules = game_rules or {}
         self.mentions = mentions or {}
+        self.game_langs = game_langs or {}
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -52,6 +54,7 @@ class Vocabulary:
             "terms": self.terms,
             "game_rules": self.game_rules,
             "mentions": self.mentions,
+            "game_langs": self.game_langs,
         }
 
 
@@ -100,7 +103,15 @@ def compute_vocabulary(conn: sqlite3.Connection) -> Vocabulary:
     terms = _phrase_rows(conn, "vocabulary_terms")
     keys = [*(a for aliases in games.values() for a in aliases)]
     keys += [row["key"] for row in timing + terms]
-    return Vocabulary(games, cards, timing, terms, game_rule_counts(conn), mentions(conn, keys))
+    return Vocabulary(
+        games,
+        cards,
+        timing,
+        terms,
+        game_rule_counts(conn),
+        mentions(conn, keys),
+        game_languages(conn),
+    )
 
 
 def phrase_expression(key: str) -> str:
@@ -134,6 +145,14 @@ def game_rule_counts(conn: sqlite3.Connection) -> dict[str, int]:
     """How many rules each game has (stored in the vocabulary: a full count per question
     would cost on a large corpus)."""
     return {row["game"]: row["rules"] for row in run(conn, "game_rule_counts")}
+
+
+def game_languages(conn: sqlite3.Connection) -> dict[str, list[str]]:
+    """The languages each game has rules in."""
+    out: dict[str, list[str]] = {}
+    for row in run(conn, "game_languages"):
+        out.setdefault(row["game"], []).append(row["lang"])
+    return out
 
 
 def store_vocabulary(conn: sqlite3.Connection) -> None:
