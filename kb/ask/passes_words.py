@@ -13,7 +13,7 @@ from typing import Any
 from ingest.text import CJK_RUN, fold, folded_words
 
 from ..lexicon.phrases import find_phrase, match_phrases, span_of, spans_free, unplaced
-from ..lexicon.words import expansions, has_cue, query_data, stopwords, vs_words
+from ..lexicon.words import Token, expansions, has_cue, query_data, stopwords, vs_words
 from ..store.db import column, run
 from ..store.vocabulary import Vocabulary, game_rule_counts, phrase_expression
 from .context import Context
@@ -141,10 +141,23 @@ def content_words(ctx: Context) -> None:
         return key in stop or (m is not None and m.group(1) in stop)
 
     ctx.result.words = [
-        t.key
-        for t in ctx.tokens
-        if not function_word(t.key) and spans_free(ctx.used, t.start, t.end)
+        piece for t in ctx.tokens for piece in _unread_pieces(ctx, t) if not function_word(piece)
     ]
+
+
+def _unread_pieces(ctx: Context, t: Token) -> list[str]:
+    """The word, when nothing read so far took any of it; of a run of Chinese, the pieces
+    between what was read (Chinese writes no spaces: "卡" read as a term in
+    "我能偷看自己奇墨池里的卡吗" leaves "我能偷看自己奇墨池里的" and "吗", not nothing)."""
+    if spans_free(ctx.used, t.start, t.end):
+        return [t.key]
+    if not CJK_RUN.fullmatch(t.key) or len(t.key) != t.end - t.start:
+        return []
+    free = "".join(
+        ch if spans_free(ctx.used, t.start + i, t.start + i + 1) else " "
+        for i, ch in enumerate(t.key)
+    )
+    return free.split()
 
 
 def read_whole(run: str, known: AbstractSet[str]) -> bool:
