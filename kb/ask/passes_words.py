@@ -140,17 +140,21 @@ def content_words(ctx: Context) -> None:
             return read_whole(key, known)
         return key in stop or (m is not None and m.group(1) in stop)
 
-    ctx.result.words = [
-        piece for t in ctx.tokens for piece in _unread_pieces(ctx, t) if not function_word(piece)
+    free = [t for t in ctx.tokens if spans_free(ctx.used, t.start, t.end)]
+    ctx.result.words = [t.key for t in free if not function_word(t.key)]
+    ctx.result.around = [
+        piece
+        for t in ctx.tokens
+        if t not in free
+        for piece in _unread_pieces(ctx, t)
+        if not function_word(piece)
     ]
 
 
 def _unread_pieces(ctx: Context, t: Token) -> list[str]:
-    """The word, when nothing read so far took any of it; of a run of Chinese, the pieces
-    between what was read (Chinese writes no spaces: "卡" read as a term in
-    "我能偷看自己奇墨池里的卡吗" leaves "我能偷看自己奇墨池里的" and "吗", not nothing)."""
-    if spans_free(ctx.used, t.start, t.end):
-        return [t.key]
+    """Of a run of Chinese partly read, the pieces between what was read (Chinese writes no
+    spaces: "卡" read as a term in "我能偷看自己奇墨池里的卡吗" leaves "我能偷看自己奇墨池里的"
+    and "吗", not nothing)."""
     if not CJK_RUN.fullmatch(t.key) or len(t.key) != t.end - t.start:
         return []
     free = "".join(

@@ -22,6 +22,10 @@ class Understood:
         self.timing: list[dict[str, Any]] = []
         self.terms: list[dict[str, Any]] = []
         self.words: list[str] = []  # content words left, folded
+        # Chinese left around a name read inside a run of characters ("我能偷看自己奇墨池里的"
+        # of "...里的卡吗"): searched, but not a word a verdict weighs (it weighs the question's
+        # unread Chinese as a whole, ``unknown``).
+        self.around: list[str] = []
         self.expansions: dict[str, list[str]] = {}  # typed phrase -> English forms
         self.facts: list[str] = []  # card data fields asked for (atk, level...)
         self.years: list[str] = []  # "2005": the era the question is about
@@ -64,6 +68,7 @@ class Understood:
             "timing": [t["node"] for t in self.timing],
             "terms": [t["term"] for t in self.terms],
             "words": self.words,
+            "around": self.around,
             "expansions": self.expansions,
             "facts": self.facts,
             "years": self.years,

@@ -50,7 +50,7 @@ PASSES: list[tuple[str, Pass, tuple[str, ...]]] = [
     ("unqualified_terms", everyday.unqualified_terms, ("terms",)),
     ("game_of_concepts", everyday.game_of_concepts, ("game",)),
     ("cues", everyday.cues, ("years", "definition", "quantity")),
-    ("content_words", everyday.content_words, ("words",)),
+    ("content_words", everyday.content_words, ("words", "around")),
     ("game_of_words", everyday.game_of_words, ("game", "game_hint")),
     ("one_game_per_span", everyday.one_game_per_span, ("terms",)),
     ("asks", asks.asks, ("kind",)),

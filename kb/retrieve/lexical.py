@@ -125,7 +125,7 @@ def forms_of(conn: sqlite3.Connection, u: Understanding, game: str = "") -> Ques
     """What the understood question is searched by (kb.lexicon.forms), within ``game`` or the
     game it names."""
     return question_forms(
-        conn, search_words(u.words), u.expansions, u.concepts(), game or u.game or ""
+        conn, search_words([*u.words, *u.around]), u.expansions, u.concepts(), game or u.game or ""
     )
 
 

@@ -20,6 +20,7 @@ class Understanding(Protocol):
     timing: list[dict[str, Any]]
     terms: list[dict[str, Any]]
     words: list[str]
+    around: list[str]
     expansions: dict[str, list[str]]
     facts: list[str]
     years: list[str]
