@@ -23,6 +23,7 @@ from ..lexicon.forms import (
 )
 from ..lexicon.words import stopwords
 from ..store.db import column, kb_match
+from ..store.vocabulary import load_vocabulary
 from .query import Understanding
 
 # How many candidates each list contributes.
@@ -125,8 +126,23 @@ def forms_of(conn: sqlite3.Connection, u: Understanding, game: str = "") -> Ques
     """What the understood question is searched by (kb.lexicon.forms), within ``game`` or the
     game it names."""
     return question_forms(
-        conn, search_words([*u.words, *u.around]), u.expansions, u.concepts(), game or u.game or ""
+        conn,
+        search_words([*u.words, *_around(conn, u, game)]),
+        u.expansions,
+        u.concepts(),
+        game or u.game or "",
     )
+
+
+def _around(conn: sqlite3.Connection, u: Understanding, game: str) -> list[str]:
+    """The Chinese left around the names a run was read by, when the question's game has
+    rules in its language or nothing else of the question is left to search: only rules of
+    that language hold it, so for a game without them it would only draw the question to the
+    games that have them (the Chinese of a Force of Will question matched Lorcana's rules)."""
+    game = game or u.game or u.game_hint or ""
+    if not u.words or (game and u.lang in load_vocabulary(conn).game_langs.get(game, [])):
+        return u.around
+    return []
 
 
 def search_words(content: list[str]) -> list[str]:
