@@ -447,6 +447,16 @@ def test_an_english_term_inside_a_chinese_sentence_is_read(conn: sqlite3.Connect
     assert all(h["game"] == "yugioh" for h in ocg["hits"])
 
 
+def test_the_chinese_around_a_term_is_searched(conn: sqlite3.Connection) -> None:
+    """ "卡" (card) read as a term inside a run of Chinese leaves the rest of the run
+    ("奇墨池里面的", the inkwell): it is searched, so the question finds Lorcana's Chinese rules
+    on the inkwell, not any rule about cards."""
+    answer = ask(conn, "奇墨池里面的卡我自己可以看吗")
+    assert "奇墨池里面的" in answer["understood"]["around"]
+    top = answer["hits"][0]
+    assert top["game"] == "lorcana" and "奇墨池" in top["text"]
+
+
 def test_a_game_named_by_a_word_of_its_rules(conn: sqlite3.Connection) -> None:
     """ "vanguard: I have no vanguard ...": the first "vanguard" names the game, the second is
     the card on the vanguard circle, which the rule's condition must hold."""
