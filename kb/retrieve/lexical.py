@@ -136,13 +136,15 @@ def forms_of(conn: sqlite3.Connection, u: Understanding, game: str = "") -> Ques
 
 def _around(conn: sqlite3.Connection, u: Understanding, game: str) -> list[str]:
     """The Chinese left around the names a run was read by, when the question's game has
-    rules in its language or nothing else of the question is left to search: only rules of
-    that language hold it, so for a game without them it would only draw the question to the
-    games that have them (the Chinese of a Force of Will question matched Lorcana's rules)."""
+    rules in its language, or no game is known and nothing else of the question is left to
+    search. Only rules of that language hold it: for a game without them it matches nothing
+    and only thins the lists that must hold every word, and for a question of no known game
+    it draws the question to the games that have them (the Chinese of a Force of Will
+    question matched Lorcana's rules)."""
     game = game or u.game or u.game_hint or ""
-    if not u.words or (game and u.lang in load_vocabulary(conn).game_langs.get(game, [])):
-        return u.around
-    return []
+    if game:
+        return u.around if u.lang in load_vocabulary(conn).game_langs.get(game, []) else []
+    return [] if u.words else u.around
 
 
 def search_words(content: list[str]) -> list[str]:

@@ -53,7 +53,7 @@ from .shapes import (
     table,
 )
 
-SCHEMA_VERSION = "9"
+SCHEMA_VERSION = "10"
 
 
 def _first(ids: tuple[str, ...]) -> str | None:
