@@ -457,6 +457,18 @@ def test_the_chinese_around_a_term_is_searched(conn: sqlite3.Connection) -> None
     assert top["game"] == "lorcana" and "奇墨池" in top["text"]
 
 
+def test_the_chinese_around_a_term_of_a_game_without_chinese_rules(
+    conn: sqlite3.Connection,
+) -> None:
+    """No rule of Force of Will or Yu-Gi-Oh! is written in Chinese: the Chinese around the
+    names of their count questions ("要放多少张") is not searched (it would match nothing and
+    thin the lists that must hold every word), and the count is answered."""
+    stones = ask(conn, "FoW的魔石卡组要放多少张？")
+    assert stones["understood"]["around"] and stones["answer"]["verdict"] == "10-20"
+    main = ask(conn, "游戏王的主卡组最少需要多少张？")
+    assert main["answer"]["verdict"] == "40"
+
+
 def test_a_game_named_by_a_word_of_its_rules(conn: sqlite3.Connection) -> None:
     """ "vanguard: I have no vanguard ...": the first "vanguard" names the game, the second is
     the card on the vanguard circle, which the rule's condition must hold."""
