@@ -140,15 +140,15 @@ def content_words(ctx: Context) -> None:
             return read_whole(key, known)
         return key in stop or (m is not None and m.group(1) in stop)
 
-    free = [t for t in ctx.tokens if spans_free(ctx.used, t.start, t.end)]
-    ctx.result.words = [t.key for t in free if not function_word(t.key)]
-    ctx.result.around = [
-        piece
-        for t in ctx.tokens
-        if t not in free
-        for piece in _unread_pieces(ctx, t)
-        if not function_word(piece)
-    ]
+    words: list[str] = []
+    around: list[str] = []
+    for t in ctx.tokens:
+        if spans_free(ctx.used, t.start, t.end):
+            words.append(t.key)
+        else:
+            around += _unread_pieces(ctx, t)
+    ctx.result.words = [w for w in words if not function_word(w)]
+    ctx.result.around = [p for p in around if not function_word(p)]
 
 
 def _unread_pieces(ctx: Context, t: Token) -> list[str]:
