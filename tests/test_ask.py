@@ -820,3 +820,23 @@ def test_when_it_may_be_done_is_told_by_what_allows_it(conn: sqlite3.Connection)
         "into the standby area?"
     )
     assert ask(conn, question)["answer"]["verdict"] == "when it is main timing"
+
+
+@pytest.mark.parametrize(
+    ("question", "document"),
+    [
+        ("Under CR 7.0, do players build a rune deck?", "fow-cr-7.0"),
+        ("FoW CR 7.0: maximum hand size at the start of a game?", "fow-cr-7.0"),
+        ("FoW CR 8.01: maximum hand size at the start of a game?", "fow-cr-8.01"),
+    ],
+)
+def test_the_version_a_question_names_is_the_one_cited(
+    conn: sqlite3.Connection, question: str, document: str
+) -> None:
+    """A judge at an event still on CR 7.0 asks about 7.0: its rule comes first (7.0 has no
+    rune deck, whatever 8.01's rule on it scores), and a text both versions share is cited
+    from the named one, with the other version among the copies."""
+    hits = ask(conn, question)["hits"]
+    assert hits[0]["source"]["document"] == document
+    shared = [h for h in hits if h.get("also")]
+    assert all(h["source"]["document"] == document for h in shared[:1])

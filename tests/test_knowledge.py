@@ -369,6 +369,7 @@ QUERY_OVERRIDES = {
     "meta_store": {"key": "test", "value": "written"},
     "tmx_links": {"source_lang": "en", "target_lang": "vi"},
     "ask_newer": {"ids": '["fow-cr-7.0:304.2"]'},
+    "ask_version_counterparts": {"ids": '["fow-cr-7.0:304.2"]'},
 }
 # Parameters read from the built corpus: an id only its data names (an infraction's rule).
 QUERY_FROM_CORPUS = {

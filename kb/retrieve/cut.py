@@ -1,6 +1,6 @@
 """One hit per piece of rules text: versions of a document and aligned translations of a
 rule count once, and the same text in several versions of a rulebook is cited from the current
-version ("also in" the older ones).
+version ("also in" the older ones), or from the version the question names.
 
 On the ``kb ask`` path: standard library, sqlite3 and ``ingest.text`` only.
 """
@@ -8,6 +8,7 @@ On the ``kb ask`` path: standard library, sqlite3 and ``ingest.text`` only.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from ingest.text import fold, words
@@ -41,15 +42,68 @@ def _newest(conn: sqlite3.Connection, ids: list[str]) -> dict[str, str]:
     return newest
 
 
+# How many steps of the version diff lead from a rule to its counterpart (2.2.0 -> 2.0.0 ->
+# 2025-02-28): a rulebook's versions one after the other.
+_VERSION_STEPS = 8
+
+
+def _counterparts(conn: sqlite3.Connection, ids: list[str], documents: set[str]) -> dict[str, str]:
+    """For each rule, the rule the version diff pairs it with in one of ``documents`` (other
+    versions of its rulebook), following the versions one step at a time."""
+    found: dict[str, str] = {}
+    frontier = {rule: rule for rule in ids}  # reached rule -> the rule it started from
+    seen = set(ids)
+    for _ in range(_VERSION_STEPS):
+        if not frontier:
+            break
+        reached: dict[str, str] = {}
+        for row in run(conn, "ask_version_counterparts", ids=sorted(frontier)):
+            start = frontier[row["rule"]]
+            if start in found or row["other"] in seen:
+                continue
+            seen.add(row["other"])
+            if row["document"] in documents:
+                found[start] = row["other"]
+            else:
+                reached[row["other"]] = start
+        frontier = reached
+    return found
+
+
+def named_version_first(
+    rows: list[dict[str, Any]], conn: sqlite3.Connection, versions: set[str]
+) -> list[dict[str, Any]]:
+    """A question naming a version of a rulebook ("CR 7.0") reads that version: a rule of
+    another version of it gives its place to its counterpart in the named one, when that is a
+    candidate too (7.0 has no rune deck, whatever 8.01's rule on it scores)."""
+    named = {r["document"] for r in rows if r.get("version") in versions}
+    others = [r["id"] for r in rows[:200] if r.get("version") and r["document"] not in named]
+    if not named or not others:
+        return rows
+    counterpart = _counterparts(conn, others, named)
+    out = list(rows)
+    for row in rows:
+        other = counterpart.get(row["id"])
+        ids = [r["id"] for r in out]
+        if other in ids and ids.index(other) > ids.index(row["id"]):
+            moved = out.pop(ids.index(other))
+            out.insert(ids.index(row["id"]), moved)
+    return out
+
+
 def collapse(
-    rows: list[dict[str, Any]], conn: sqlite3.Connection | None = None, lang: str = ""
+    rows: list[dict[str, Any]],
+    conn: sqlite3.Connection | None = None,
+    lang: str = "",
+    versions: AbstractSet[str] = frozenset(),
 ) -> list[dict[str, Any]]:
     """One hit per piece of rules text: the same text in several versions of a document (7.0
     and 8.01), and a rule with its aligned translations, count once. The current version's rule
     stands for the text (older versions' ids go to ``also``), wherever the older one ranked;
     a rule the version diff found unchanged (the same words, punctuation and glued words aside)
-    is the same text. A translation found first gives its place to its source when the
-    question is not in the translation's language."""
+    is the same text; but a version the question names (``versions``) stands for its own
+    text. A translation found first gives its place to its source when the question is not
+    in the translation's language."""
     aligned = _aligned(conn, [r["id"] for r in rows[:200]]) if conn is not None else {}
     out: list[dict[str, Any]] = []
     seen: dict[tuple[str, str], dict[str, Any]] = {}
@@ -65,7 +119,8 @@ def collapse(
         key = (row["game"], " ".join(words(fold(text))))
         kept = seen.get(key) or owner.get(row["id"])
         if kept is not None:
-            if seen.get(key) is kept and kept.get("superseded_by") and not row.get("superseded_by"):
+            current = not row.get("superseded_by") and kept.get("version") not in versions
+            if seen.get(key) is kept and kept.get("superseded_by") and current:
                 # The current version's words stand where the older version's were ranked.
                 replaced = kept["id"]
                 kept.update({k: v for k, v in row.items() if k not in ("score", "features")})

@@ -23,6 +23,11 @@ Row = dict[str, Any]
 _VERSION = re.compile(r"(?<![\d.])\d+(?:\.\d+)+(?![\d.])")
 
 
+def named_versions(text: str) -> set[str]:
+    """The versions of a rulebook a question names ("CR 8.01", "2.2.0")."""
+    return set(_VERSION.findall(text))
+
+
 class Ranking:
     """What the features of one question's candidates are computed against."""
 
@@ -42,7 +47,7 @@ class Ranking:
         self.dense = dense or {}
         # The versions ("8.01", "2.2.0") and the words the question names, for version and
         # ruleset matches.
-        self.versions = set(_VERSION.findall(u.text))
+        self.versions = named_versions(u.text)
         self.question_words = set(re.findall(r"[a-z0-9]+", fold(u.text)))
         # Similarities are compared within the question: the best candidate's is 1.
         self.dense_best = max(self.dense.values(), default=0.0)

@@ -21,7 +21,8 @@ from typing import Any
 from ..lexicon.forms import QuestionForms
 from ..store import datafiles
 from . import dense as dense_stage
-from .cut import collapse
+from .cut import collapse, named_version_first
+from .features import named_versions
 from .fuse import fuse
 from .groups import Group, query_groups
 from .lexical import forms_of, gather
@@ -95,5 +96,7 @@ def retrieve(
         conn, u, stages.fused, lang=lang, groups=stages.groups, dense=stages.similarity
     )
     stages.ranked = rerank(stages.linear, stages.lists, question={"accentless": accentless(u)})
-    stages.hits = collapse(stages.ranked, conn, lang or u.lang)
+    versions = named_versions(u.text)
+    ranked = named_version_first(stages.ranked, conn, versions) if versions else stages.ranked
+    stages.hits = collapse(ranked, conn, lang or u.lang, versions)
     return stages
