@@ -71,6 +71,9 @@ def _word_pattern(forms: list[str]) -> re.Pattern[str]:
 @dataclass(frozen=True)
 class Glossary:
     terms: tuple[Term, ...]
+    # Renderings the curated file gives terms a rulebook's own glossary defines ([[renderings]]
+    # of data/glossary.toml, ``term`` naming "<game>:<slug>"): the build adds them to that term.
+    extra: tuple[Rendering, ...] = ()
 
     @property
     def by_id(self) -> dict[str, Term]:
@@ -140,33 +143,35 @@ def _cached_pattern(forms: tuple[str, ...]) -> re.Pattern[str]:
     return _word_pattern(list(forms))
 
 
-def _parse(data: dict) -> Glossary:
-    terms = []
-    for entry in data["terms"]:
-        renderings = []
-        for key, lang in RENDERING_KEYS.items():
-            for r in entry.get(key, []):
-                renderings.append(
-                    Rendering(
-                        entry["id"],
-                        lang,
-                        key,
-                        r["text"],
-                        bool(r.get("preferred")),
-                        r.get("note", ""),
-                        r.get("reading", ""),
-                    )
-                )
-        terms.append(
-            Term(
-                entry["id"],
-                entry["game"],
-                entry["en"],
-                tuple(entry.get("en_forms", [])),
-                tuple(renderings),
-            )
+def _renderings(term: str, entry: dict) -> tuple[Rendering, ...]:
+    return tuple(
+        Rendering(
+            term,
+            lang,
+            key,
+            r["text"],
+            bool(r.get("preferred")),
+            r.get("note", ""),
+            r.get("reading", ""),
         )
-    return Glossary(tuple(terms))
+        for key, lang in RENDERING_KEYS.items()
+        for r in entry.get(key, [])
+    )
+
+
+def _parse(data: dict) -> Glossary:
+    terms = tuple(
+        Term(
+            entry["id"],
+            entry["game"],
+            entry["en"],
+            tuple(entry.get("en_forms", [])),
+            _renderings(entry["id"], entry),
+        )
+        for entry in data["terms"]
+    )
+    extra = tuple(r for e in data.get("renderings", []) for r in _renderings(e["term"], e))
+    return Glossary(terms, extra)
 
 
 @cache

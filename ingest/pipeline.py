@@ -248,7 +248,10 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
     result.changes = diff_corpus(result.documents)
     result.superseded = superseded(result.documents)
     say("read the rulebooks' own glossaries")
-    result.terms = document_terms(result.documents, result.superseded, result.links)
+    extra = load_glossary().extra
+    result.terms = document_terms(result.documents, result.superseded, result.links, extra)
+    for term in sorted({r.term for r in extra} - {t.id for t in result.terms}):
+        result.warnings.append(f"glossary.toml: renderings of {term}, which no rulebook defines")
     result.term_mentions = TermMentions(result.terms)
     say("read the infractions of penalty guidelines")
     found = extract_infractions(result.documents, result.links)

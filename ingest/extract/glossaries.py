@@ -28,10 +28,14 @@ _SOURCE = {"en": "en", "vi": "vi", "zh": "zh"}
 
 
 def document_terms(
-    documents: Sequence[DocumentResult], superseded: dict[str, str], links: Iterable[Link] = ()
+    documents: Sequence[DocumentResult],
+    superseded: dict[str, str],
+    links: Iterable[Link] = (),
+    curated: Iterable[Rendering] = (),
 ) -> list[Term]:
     """The terms every glossary section of the corpus defines, current versions first, with
-    the renderings their translations' glossaries give (``links``: the alignment's)."""
+    the renderings their translations' glossaries give (``links``: the alignment's) and those
+    the curated glossary gives them (``curated``: in a language no translation covers)."""
     docs = spill.view(documents)
     ordered = sorted(
         docs.heads, key=lambda d: (d.doc.doc_id in superseded, d.doc.translation_of is not None)
@@ -46,6 +50,9 @@ def document_terms(
     }
     terms: dict[str, Term] = {}
     renderings: dict[str, list[Rendering]] = defaultdict(list)
+    given: dict[str, list[Rendering]] = defaultdict(list)
+    for r in curated:
+        given[r.term].append(r)
     for d in (docs.by_id(h.doc.doc_id) for h in ordered):
         game = d.doc.spec.game
         for rule in d.rules:
@@ -98,4 +105,9 @@ def document_terms(
                 kept.append(replace(r, preferred=r.lang not in langs))
                 langs.add(r.lang)
             terms[term_id] = replace(term, renderings=term.renderings + tuple(kept))
+    for term_id, found in given.items():
+        if term_id in terms:
+            terms[term_id] = replace(
+                terms[term_id], renderings=terms[term_id].renderings + tuple(found)
+            )
     return sorted(terms.values(), key=lambda t: t.id)

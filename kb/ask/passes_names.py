@@ -98,9 +98,12 @@ def is_own(counts: dict[str, int] | None, sizes: dict[str, int], game: str) -> b
     )
 
 
-def belongs_to(vocab: Vocabulary, key: str, game: str) -> bool:
-    """Whether a name of ``game`` (a folded alias, term or moment) is its own (``is_own``)."""
-    return is_own(vocab.mentions.get(key), vocab.game_rules, game)
+def belongs_to(vocab: Vocabulary, key: str, game: str, en: str = "") -> bool:
+    """Whether a name of ``game`` (a folded alias, term or moment) is its own (``is_own``); a
+    term's rendering only when its English term (``en``) is too: "效果" is "effect", an
+    everyday word of every game's rules, though only one game has Chinese rules."""
+    keys = [key, " ".join(words(fold(en)))] if en else [key]
+    return all(is_own(vocab.mentions.get(k), vocab.game_rules, game) for k in keys)
 
 
 def game_named(ctx: Context) -> None:

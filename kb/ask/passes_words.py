@@ -108,7 +108,8 @@ def game_of_concepts(ctx: Context) -> None:
     by_span: dict[Any, set[str]] = {}
     for t in [*r.timing, *r.terms]:
         if "start" in t:
-            game = t["game"] if belongs_to(ctx.vocab, t["key"], t["game"]) else "*"
+            own = belongs_to(ctx.vocab, t["key"], t["game"], t.get("en", ""))
+            game = t["game"] if own else "*"
             by_span.setdefault(span_of(t), set()).add(game)
     games = {next(iter(g)) for g in by_span.values() if len(g) == 1} - {"*"}
     if len(games) == 1:

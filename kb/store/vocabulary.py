@@ -103,6 +103,7 @@ def compute_vocabulary(conn: sqlite3.Connection) -> Vocabulary:
     terms = _phrase_rows(conn, "vocabulary_terms")
     keys = [*(a for aliases in games.values() for a in aliases)]
     keys += [row["key"] for row in timing + terms]
+    keys += [" ".join(words(fold(row["en"]))) for row in terms]  # whose renderings they are
     return Vocabulary(
         games,
         cards,
