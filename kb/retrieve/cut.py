@@ -76,18 +76,19 @@ def named_version_first(
     """A question naming a version of a rulebook ("CR 7.0") reads that version: a rule of
     another version of it gives its place to its counterpart in the named one, when that is a
     candidate too (7.0 has no rune deck, whatever 8.01's rule on it scores)."""
-    named = {r["document"] for r in rows if r.get("version") in versions}
-    others = [r["id"] for r in rows[:200] if r.get("version") and r["document"] not in named]
-    if not named or not others:
-        return rows
-    counterpart = _counterparts(conn, others, named)
+    named = {r["document"]: r["game"] for r in rows if r.get("version") in versions}
+    others = [
+        r["id"]
+        for r in rows[:200]
+        if r.get("version") and r["document"] not in named and r["game"] in named.values()
+    ]
+    counterpart = _counterparts(conn, others, set(named)) if others else {}
     out = list(rows)
-    for row in rows:
-        other = counterpart.get(row["id"])
-        ids = [r["id"] for r in out]
-        if other in ids and ids.index(other) > ids.index(row["id"]):
-            moved = out.pop(ids.index(other))
-            out.insert(ids.index(row["id"]), moved)
+    for rule in others:  # best first
+        other = counterpart.get(rule)
+        ids = [r["id"] for r in out] if other else []
+        if other in ids and ids.index(other) > ids.index(rule):
+            out.insert(ids.index(rule), out.pop(ids.index(other)))
     return out
 
 
