@@ -193,8 +193,22 @@ def moments(ctx: Context) -> None:
     ctx.timing_vocab = [
         t for t in ctx.vocab.timing if (not game or t["game"] == game) and _matchable(t)
     ]
-    ctx.terms_vocab = [t for t in ctx.vocab.terms if not game or t["game"] in ("*", game)]
+    if game:
+        ctx.terms_vocab = [t for t in ctx.vocab.terms if t["game"] in ("*", game)]
+    else:
+        ctx.terms_vocab = [t for t in ctx.vocab.terms if not _everyday_translation(ctx.vocab, t)]
     ctx.result.timing = match_phrases(ctx.folded, ctx.timing_vocab, ctx.used, ctx.text)
+
+
+def _everyday_translation(vocab: Vocabulary, t: dict[str, Any]) -> bool:
+    """A rulebook's term in another language whose English every other game's rules say too
+    ("阶段", Lorcana's "phase"): read only where the question is of that game, or a Chinese
+    question about another game would read as Lorcana's."""
+    if not t.get("defined"):
+        return False
+    return not is_own(
+        vocab.mentions.get(" ".join(words(fold(t["en"])))), vocab.game_rules, t["game"]
+    )
 
 
 def terms(ctx: Context) -> None:
