@@ -250,8 +250,14 @@ def run_pipeline(corpus: Path, progress: Progress | None = None) -> PipelineResu
     say("read the rulebooks' own glossaries")
     extra = load_glossary().extra
     result.terms = document_terms(result.documents, result.superseded, result.links, extra)
+    # Renderings of a game whose rulebooks here have a glossary, for a term none defines (ids
+    # are "<game>:<slug>"): a misspelt id, or a glossary entry the rulebook renamed.
+    games = {t.game for t in result.terms}
     for term in sorted({r.term for r in extra} - {t.id for t in result.terms}):
-        result.warnings.append(f"glossary.toml: renderings of {term}, which no rulebook defines")
+        if term.partition(":")[0] in games:
+            result.warnings.append(
+                f"glossary.toml: renderings of {term}, which no rulebook defines"
+            )
     result.term_mentions = TermMentions(result.terms)
     say("read the infractions of penalty guidelines")
     found = extract_infractions(result.documents, result.links)
