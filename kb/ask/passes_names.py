@@ -98,12 +98,18 @@ def is_own(counts: dict[str, int] | None, sizes: dict[str, int], game: str) -> b
     )
 
 
-def belongs_to(vocab: Vocabulary, key: str, game: str, en: str = "") -> bool:
-    """Whether a name of ``game`` (a folded alias, term or moment) is its own (``is_own``); a
-    term's rendering only when its English term (``en``) is too: "效果" is "effect", an
-    everyday word of every game's rules, though only one game has Chinese rules."""
-    keys = [key, " ".join(words(fold(en)))] if en else [key]
-    return all(is_own(vocab.mentions.get(k), vocab.game_rules, game) for k in keys)
+def belongs_to(vocab: Vocabulary, key: str, game: str) -> bool:
+    """Whether a name of ``game`` (a folded alias, term or moment) is its own (``is_own``)."""
+    return is_own(vocab.mentions.get(key), vocab.game_rules, game)
+
+
+def term_belongs_to(vocab: Vocabulary, t: dict[str, Any]) -> bool:
+    """Whether a term as the question wrote it is its game's own, and so is its English term:
+    "效果" is "effect", an everyday word of every game's rules, though only one game has
+    Chinese rules."""
+    return belongs_to(vocab, t["key"], t["game"]) and belongs_to(
+        vocab, t.get("en_key", ""), t["game"]
+    )
 
 
 def game_named(ctx: Context) -> None:
@@ -204,11 +210,7 @@ def _everyday_translation(vocab: Vocabulary, t: dict[str, Any]) -> bool:
     """A rulebook's term in another language whose English every other game's rules say too
     ("阶段", Lorcana's "phase"): read only where the question is of that game, or a Chinese
     question about another game would read as Lorcana's."""
-    if not t.get("defined"):
-        return False
-    return not is_own(
-        vocab.mentions.get(" ".join(words(fold(t["en"])))), vocab.game_rules, t["game"]
-    )
+    return bool(t.get("defined")) and not belongs_to(vocab, t.get("en_key", ""), t["game"])
 
 
 def terms(ctx: Context) -> None:

@@ -17,7 +17,7 @@ from ..lexicon.words import Token, expansions, has_cue, query_data, stopwords, v
 from ..store.db import column, run
 from ..store.vocabulary import Vocabulary, game_rule_counts, phrase_expression
 from .context import Context
-from .passes_names import belongs_to, is_own
+from .passes_names import is_own, term_belongs_to
 
 
 def everyday_phrases(ctx: Context) -> None:
@@ -108,8 +108,7 @@ def game_of_concepts(ctx: Context) -> None:
     by_span: dict[Any, set[str]] = {}
     for t in [*r.timing, *r.terms]:
         if "start" in t:
-            own = belongs_to(ctx.vocab, t["key"], t["game"], t.get("en", ""))
-            game = t["game"] if own else "*"
+            game = t["game"] if term_belongs_to(ctx.vocab, t) else "*"
             by_span.setdefault(span_of(t), set()).add(game)
     games = {next(iter(g)) for g in by_span.values() if len(g) == 1} - {"*"}
     if len(games) == 1:

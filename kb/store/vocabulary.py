@@ -82,9 +82,17 @@ def load_vocabulary(conn: sqlite3.Connection) -> Vocabulary:
     return vocab
 
 
+def _key(text: str) -> str:
+    return " ".join(words(fold(text)))
+
+
 def _phrase_rows(conn: sqlite3.Connection, query: str) -> list[dict[str, Any]]:
-    """Rows with a ``text`` column, each with its match key: the text's folded words."""
-    return [{**row, "key": " ".join(words(fold(row["text"])))} for row in run(conn, query)]
+    """Rows with a ``text`` column, each with its match key: the text's folded words; a term's
+    row also with its English term's (``en_key``), whose rendering the text is."""
+    return [
+        {**row, "key": _key(row["text"]), **({"en_key": _key(row["en"])} if "en" in row else {})}
+        for row in run(conn, query)
+    ]
 
 
 def compute_vocabulary(conn: sqlite3.Connection) -> Vocabulary:
@@ -103,7 +111,7 @@ def compute_vocabulary(conn: sqlite3.Connection) -> Vocabulary:
     terms = _phrase_rows(conn, "vocabulary_terms")
     keys = [*(a for aliases in games.values() for a in aliases)]
     keys += [row["key"] for row in timing + terms]
-    keys += [" ".join(words(fold(row["en"]))) for row in terms]  # whose renderings they are
+    keys += [row["en_key"] for row in terms]
     return Vocabulary(
         games,
         cards,
