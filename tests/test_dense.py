@@ -9,8 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ingest.text import fold
 from kb import KnowledgeBase
 from kb.ask.prefetch import prefetch
+from kb.lexicon.marks import restore
 from kb.retrieve.dense import similar, vectors
 from kb.store.build import build
 from kb.store.db import connect
@@ -219,3 +221,17 @@ def test_the_second_backend_says_what_it_needs_when_its_library_is_missing() -> 
         pytest.skip("sentence-transformers is installed here")
     with pytest.raises(EmbedderError, match="pip install sentence-transformers"):
         load("sentence-transformers:intfloat/multilingual-e5-small")
+
+
+def test_a_vietnamese_question_typed_without_marks_is_embedded_with_them(built_db: Path) -> None:
+    """The model reads unmarked Vietnamese as another language: the question is given its marks
+    back from the corpus's own Vietnamese before it is embedded, and then finds what the marked
+    question finds. English and marked questions are embedded as typed."""
+    conn = connect(built_db)
+    marked = "khi nào thì bước tính toán thiệt hại bắt đầu?"
+    assert restore(conn, fold(marked)) == marked
+    assert [s for s, _ in similar(conn, fold(marked), limit=3)] == [
+        s for s, _ in similar(conn, marked, limit=3)
+    ]
+    for typed in ("can I chain a trap in the damage step?", "Thẻ này có được không?"):
+        assert restore(conn, typed) == typed

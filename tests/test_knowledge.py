@@ -349,6 +349,7 @@ QUERY_OVERRIDES = {
     "rule_changed_in": {"ids": '["fow-cr-8.01:105.4", "fow-cr-8.01:103.5"]'},
     "rendering_uses": {"expression": '{body} : "graveyard"', "lang": "en", "game": ""},
     "term_rendering_matches": {"key": "cemetery"},
+    "marks_texts": {"lang": "vi"},
     "card_mentions": {"ids": '["ygo-damage-step:van-de-honest.5"]'},
     "card_alias_names": {"cards": '["honest"]'},
     "timing_charts": {"game": "yugioh"},

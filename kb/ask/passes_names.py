@@ -12,10 +12,10 @@ import unicodedata
 from functools import cache
 from typing import Any
 
-from ingest.text import CJK_RUN, find_whole_word, fold, words, writing_language
+from ingest.text import CJK_RUN, find_whole_word, fold, writing_language
 
 from ..lexicon.phrases import fuzzy_timing, match_phrases, spans_free
-from ..lexicon.words import query_data, stopwords, tokens, vs_words
+from ..lexicon.words import query_data, stopwords, tokens, unmarked_language, vs_words
 from ..store.db import run
 from ..store.vocabulary import Vocabulary
 from .cardnames import CardFinder
@@ -61,10 +61,7 @@ def language(ctx: Context) -> None:
     elif fold(typed) != typed.lower():
         ctx.result.lang = "vi"
     else:
-        found = {fold(t) for t in words(typed)}
-        stop = query_data()["stopwords"]
-        vi_words = set(stop["vi"]) - set(stop["en"])
-        ctx.result.lang = "vi" if len(found & vi_words) >= 2 else "en"
+        ctx.result.lang = unmarked_language(typed) or "en"
 
 
 def language_of_names(ctx: Context) -> None:

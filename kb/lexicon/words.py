@@ -12,7 +12,7 @@ import re
 from functools import cache, lru_cache
 from typing import Any
 
-from ingest.text import CJK_RUN, fold, folded_words
+from ingest.text import CJK_RUN, fold, folded_words, words
 
 from ..store import datafiles
 
@@ -25,6 +25,19 @@ def query_data() -> dict[str, Any]:
 @cache
 def stopwords() -> frozenset[str]:
     return frozenset(fold(w) for ws in query_data()["stopwords"].values() for w in ws)
+
+
+def unmarked_language(text: str) -> str:
+    """The language other than English whose own function words (kb/data/query.toml
+    [stopwords], less English's) the text uses twice or more ("the nao", "co duoc khong": a
+    question typed without Vietnamese marks), or ""."""
+    stop = query_data()["stopwords"]
+    found = {fold(w) for w in words(text)}
+    english = set(stop.get("en", ()))
+    for lang, listed in stop.items():
+        if lang != "en" and len(found & (set(listed) - english)) >= 2:
+            return str(lang)
+    return ""
 
 
 @cache

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from ..embed import Embedder, for_vectors, quantize
+from ..lexicon.marks import restore
 from ..store import datafiles
 from ..store.db import connect, run
 
@@ -111,7 +112,7 @@ def _prefetch(path: Path | str, question: Callable[[sqlite3.Connection], str]) -
             _PREFETCHED[_file_of(conn)] = found
             model = embedder(found.model, wait=False) if found else None
             if model is not None:
-                text, longest = question(conn), _longest(conn)
+                text, longest = restore(conn, question(conn)), _longest(conn)
                 _QUERIES[model.name, text, longest] = model.query(text, longest)
         finally:
             conn.close()
@@ -154,7 +155,8 @@ def similarity(conn: sqlite3.Connection, text: str, *, game: str = "") -> dict[i
         return {}
     import simsimd
 
-    scale, query = quantize(_query(model, text, _longest(conn)))
+    # The embedding model reads a question typed without its marks as another language.
+    scale, query = quantize(_query(model, restore(conn, text), _longest(conn)))
     matrix = memoryview(found.matrix).cast("b", (len(found.seqs), found.dim))
     dots: Any = simsimd.cdist(memoryview(query).cast("b"), matrix, metric="dot")
     scores: list[float] = cast(list[list[float]], memoryview(dots).tolist())[0]

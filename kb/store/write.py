@@ -30,6 +30,7 @@ from ingest.pipeline import PipelineResult
 from .. import embed
 from . import corpus, datafiles, knowledge, links, schema, vectors
 from .db import KbError
+from .marks import store_marks
 from .rows import create_tables
 from .vocabulary import store_vocabulary
 
@@ -229,6 +230,7 @@ def _store_ask_data(conn: sqlite3.Connection) -> None:
     """What ``kb ask`` would otherwise compute per question, precomputed into ``meta``."""
     conn.row_factory = sqlite3.Row
     store_vocabulary(conn)
+    store_marks(conn)
     datafiles.store(conn)
     conn.row_factory = None
 
