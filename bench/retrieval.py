@@ -143,7 +143,11 @@ def stage_orders(stages: Any) -> dict[str, tuple[list[int], list[list[str]] | No
 
     lexical = [(k, s) for k, s in stages.lists if k != "dense"]
     by_fused = lambda f: sorted(f, key=lambda s: (-f[s], s))  # noqa: E731
-    dense = next((s for k, s in stages.lists if k == "dense"), [])
+    # The dense lists (one per side of the question's language) as one, by similarity.
+    dense = sorted(
+        {s for k, seqs in stages.lists if k == "dense" for s in seqs},
+        key=lambda s: (-stages.similarity[s], s),
+    )
     return {
         "lexical": (by_fused(fuse(lexical)), None),
         "dense": (dense, None),

@@ -13,7 +13,7 @@ from ingest.text import fold
 from kb import KnowledgeBase
 from kb.ask.prefetch import prefetch
 from kb.lexicon.marks import restore
-from kb.retrieve.dense import similar, vectors
+from kb.retrieve.dense import nearest_by_language, similar, similarity, vectors
 from kb.store.build import build
 from kb.store.db import connect
 from kb.store.vectors import read_cache, text_hash, write_cache
@@ -235,3 +235,18 @@ def test_a_vietnamese_question_typed_without_marks_is_embedded_with_them(built_d
     ]
     for typed in ("can I chain a trap in the damage step?", "Thẻ này có được không?"):
         assert restore(conn, typed) == typed
+
+
+def test_dense_candidates_come_from_the_questions_language_and_the_others(built_db: Path) -> None:
+    """The model puts a Vietnamese question nearer to every Vietnamese passage than to the
+    English Comprehensive Rules that decide it: the twenty nearest are all Vietnamese. Dense
+    candidates are therefore taken on each side of the question's language."""
+    conn = connect(built_db)
+    lang = dict(conn.execute("SELECT seq, lang FROM rules"))
+    scores = similarity(conn, "bài phép có thể dùng trong lượt đối thủ không", game="fow")
+    nearest = sorted(scores, key=lambda seq: -scores[seq])[:20]
+    assert {lang[seq] for seq in nearest} == {"vi"}
+    same, other = nearest_by_language(conn, scores, "vi", 10)
+    assert len(same) == len(other) == 10
+    assert {lang[seq] for seq in same} == {"vi"} and {lang[seq] for seq in other} == {"en"}
+    assert same == nearest[:10]

@@ -30,7 +30,7 @@ from .query import Understanding
 from .rank import rank
 from .trees import accentless, rerank
 
-# How many passages the dense list contributes.
+# How many passages the dense lists contribute.
 DENSE_SIZE = 60
 
 
@@ -63,8 +63,9 @@ def candidates(
         similar = dense_stage.similarity(conn, u.text, game=game)
         stages.similarity = similar
         stages.dense_used = bool(similar)
-        top = sorted(similar, key=lambda seq: (-similar[seq], seq))[:DENSE_SIZE]
-        stages.lists.append(("dense", top))
+        # One list of the question's language, one of the others (nearest_by_language).
+        for nearest in dense_stage.nearest_by_language(conn, similar, u.lang, DENSE_SIZE // 2):
+            stages.lists.append(("dense", nearest))
     return stages
 
 

@@ -53,7 +53,7 @@ from .shapes import (
     table,
 )
 
-SCHEMA_VERSION = "10"
+SCHEMA_VERSION = "11"
 
 
 def _first(ids: tuple[str, ...]) -> str | None:
@@ -327,9 +327,10 @@ TABLES: dict[str, Table] = {
     ),
     # The same vectors as a matrix in parts of at most PART_VECTORS rows (kb/store/vectors.py),
     # read by a question in one query (kb/retrieve/dense.py): ``seqs`` int32 and ``scales``
-    # float32 arrays, ``game_of`` one byte per vector indexing the JSON list ``games``,
-    # ``matrix`` the int8 vectors end to end. Parts, because the website's connections refuse
-    # a blob over a megabyte (kb/data/limits.toml max_length).
+    # float32 arrays, ``game_of`` one byte per vector indexing the JSON list ``games``
+    # (``lang_of`` and ``langs`` the same for the rules' languages), ``matrix`` the int8
+    # vectors end to end. Parts, because the website's connections refuse a blob over a
+    # megabyte (kb/data/limits.toml max_length).
     "vector_index": table(
         {
             "part": int,
@@ -338,6 +339,8 @@ TABLES: dict[str, Table] = {
             "seqs": bytes,
             "games": str,
             "game_of": bytes,
+            "langs": str,
+            "lang_of": bytes,
             "scales": bytes,
             "matrix": bytes,
         },

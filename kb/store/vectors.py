@@ -212,21 +212,28 @@ def _write_index(conn: sqlite3.Connection, model: str) -> None:
     """Every vector in a few rows (``vector_index``): a question reads the whole matrix with
     one query instead of a row per passage. Read back from ``vectors`` a part at a time."""
     games = [g for (g,) in conn.execute("SELECT DISTINCT game FROM vectors ORDER BY game")]
-    rows = conn.execute("SELECT seq, game, scale, vector FROM vectors ORDER BY seq")
+    langs = [lang for (lang,) in conn.execute("SELECT DISTINCT lang FROM rules ORDER BY lang")]
+    rows = conn.execute(
+        "SELECT v.seq, v.game, r.lang, v.scale, v.vector FROM vectors v"
+        " JOIN rules r ON r.seq = v.seq ORDER BY v.seq"
+    )
     part = 0
     while chunk := rows.fetchmany(PART_VECTORS):
         conn.execute(
-            "INSERT INTO vector_index (part, model, dim, seqs, games, game_of, scales, matrix) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO vector_index"
+            " (part, model, dim, seqs, games, game_of, langs, lang_of, scales, matrix)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 part,
                 model,
-                len(chunk[0][3]),
+                len(chunk[0][4]),
                 array.array("i", (r[0] for r in chunk)).tobytes(),
                 json.dumps(games),
                 array.array("B", (games.index(r[1]) for r in chunk)).tobytes(),
-                array.array("f", (r[2] for r in chunk)).tobytes(),
-                b"".join(r[3] for r in chunk),
+                json.dumps(langs),
+                array.array("B", (langs.index(r[2]) for r in chunk)).tobytes(),
+                array.array("f", (r[3] for r in chunk)).tobytes(),
+                b"".join(r[4] for r in chunk),
             ),
         )
         part += 1
