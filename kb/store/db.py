@@ -88,6 +88,16 @@ def first(conn: sqlite3.Connection, name: str, /, **params: Any) -> dict[str, An
     return rows[0] if rows else None
 
 
+def stored_json(conn: sqlite3.Connection, key: str) -> Any | None:
+    """A value ``kb build`` precomputed into ``meta`` as JSON, or None for a database built
+    without it."""
+    try:
+        row = first(conn, "meta_value", key=key)
+    except sqlite3.OperationalError:
+        return None
+    return json.loads(row["value"]) if row is not None else None
+
+
 def column(conn: sqlite3.Connection, name: str, /, **params: Any) -> list[Any]:
     """The first column of ``queries/<name>.sql``'s rows."""
     return [row[0] for row in execute(conn, name, **params)]

@@ -19,7 +19,7 @@ from typing import Any
 from ingest.text import writing_language
 
 from . import datafiles
-from .db import column, execute, first
+from .db import column, execute, stored_json
 
 MARKS_KEY = "ask_marks"
 
@@ -95,11 +95,7 @@ def load_marks(conn: sqlite3.Connection) -> dict[str, Marks]:
     """Each language's counts, as the build stored them ({} for a database without them)."""
     if conn in _LOADED:
         return _LOADED[conn]
-    try:
-        row = first(conn, "meta_value", key=MARKS_KEY)
-    except sqlite3.OperationalError:
-        row = None
-    stored = json.loads(row["value"]) if row is not None else {}
+    stored = stored_json(conn, MARKS_KEY) or {}
     marks = {code: Marks(v["words"], v["pairs"]) for code, v in stored.items()}
     with contextlib.suppress(TypeError):  # a plain connection: read it again next time
         _LOADED[conn] = marks

@@ -17,7 +17,7 @@ from typing import Any
 
 from ingest.text import CJK_RUN, cjk_bigrams, fold, name_key, words
 
-from .db import execute, first, run
+from .db import execute, run, stored_json
 
 
 class Vocabulary:
@@ -72,11 +72,8 @@ def load_vocabulary(conn: sqlite3.Connection) -> Vocabulary:
     """The precomputed vocabulary of the database, or computed now for a database without it."""
     if conn in _LOADED:
         return _LOADED[conn]
-    try:
-        row = first(conn, "meta_value", key=VOCABULARY_KEY)
-    except sqlite3.OperationalError:
-        row = None
-    vocab = Vocabulary(**json.loads(row["value"])) if row is not None else compute_vocabulary(conn)
+    stored = stored_json(conn, VOCABULARY_KEY)
+    vocab = Vocabulary(**stored) if stored is not None else compute_vocabulary(conn)
     with contextlib.suppress(TypeError):  # a plain connection: read it again next time
         _LOADED[conn] = vocab
     return vocab
