@@ -621,6 +621,19 @@ def test_a_count_of_a_narrower_kind_or_a_threshold_is_no_answer(conn: sqlite3.Co
     assert verdict("What life total does each player start a Force of Will game with?") != "0"
 
 
+def test_a_minimum_is_no_answer_to_a_maximum(conn: sqlite3.Connection) -> None:
+    """Lorcana's hand rule says there is no maximum and that a hand "can't have fewer than 0
+    cards": asked for the hand's upper limit, that 0 is no answer; the maximum a rule states
+    is."""
+
+    def verdict(question: str) -> str | None:
+        return (ask(conn, question)["answer"] or {}).get("verdict")
+
+    assert verdict("洛卡纳手牌有上限吗？") != "0"
+    assert verdict("lorcana: maximum hand size?") != "0"
+    assert verdict("fow: max hand size?") == "7"
+
+
 def test_a_stated_count_is_checked_only_against_a_bound_on_the_same_thing(
     conn: sqlite3.Connection,
 ) -> None:

@@ -11,6 +11,11 @@ def test_the_bound_nearest_a_number_governs_it() -> None:
     assert [(bound, value) for bound, value, _ in found] == [("at_least", 40), ("at_most", 60)]
 
 
+def test_a_negated_fewer_than_is_a_minimum() -> None:
+    found = load_lexicon().quantities("A hand can’t have fewer than 0 cards in it.")
+    assert [(bound, value) for bound, value, _ in found] == [("at_least", 0)]
+
+
 def test_modal_marks_keep_the_longest_cue() -> None:
     marks = load_lexicon().modal_marks("A rested J/resonator cannot block.")
     assert [kind for _, _, kind in marks] == ["cannot"]

@@ -86,10 +86,11 @@ def _bound_asked(text: str) -> str:
 
 def _values(facts: list[Fact], bound: str) -> tuple[list[Fact], set[str]]:
     """Of a rule's numbers, those stating the bound the question asks for when some do, and
-    their values (a range's end the question asks for, else the range)."""
+    their values (a range's end the question asks for, else the range). A number bounding only
+    the other side answers nothing of it ("can't have fewer than 0 cards": no hand limit)."""
     side = {"at_least": "low", "at_most": "high"}.get(bound)
     stating = [f for f in facts if side and f[side] is not None and f["high"] != f["low"]]
-    facts = stating or facts
+    facts = stating or [f for f in facts if not side or f[side] is not None]
     values = set()
     for f in facts:
         low, high = f["low"], f["high"]
