@@ -634,6 +634,17 @@ def test_a_minimum_is_no_answer_to_a_maximum(conn: sqlite3.Connection) -> None:
     assert verdict("fow: max hand size?") == "7"
 
 
+def test_a_count_of_another_kind_is_no_size(conn: sqlite3.Connection) -> None:
+    """Vanguard's main deck rules say "exactly 50 cards" and "exactly 16 trigger units": asked
+    how many the main deck must hold, the trigger units (a kind the question does not name)
+    are no answer, whichever rule ranks first."""
+    answer = ask(conn, "main deck must be exactly how many?")["answer"] or {}
+    assert answer.get("verdict") != "16"
+    assert (ask(conn, "vanguard: how many trigger units in the main deck?")["answer"] or {}).get(
+        "verdict"
+    ) == "16"
+
+
 def test_a_stated_count_is_checked_only_against_a_bound_on_the_same_thing(
     conn: sqlite3.Connection,
 ) -> None:

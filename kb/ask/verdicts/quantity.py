@@ -185,8 +185,20 @@ def _matching(asked: Asked, counted: set[str] | None = None) -> tuple[list[Fact]
         facts = [f for f in facts if _counts(f, counted, asked_stems)]
     else:
         # Nothing named is counted: a number in a condition is a threshold, no value ("If a
-        # player has a life total of 0 or below" says nothing of the starting life).
-        facts = [f for f in facts if not _in_condition(f)]
+        # player has a life total of 0 or below" says nothing of the starting life); a number
+        # of a kind the question does not name counts something else ("16 trigger units" is
+        # no size of the main deck).
+        named = {c for _, c in found}
+        facts = [
+            f
+            for f in facts
+            if not _in_condition(f)
+            and (
+                not f["unit"].startswith(_CONCEPTS)
+                or f["unit"] in named | curated()["generic"]
+                or asked.forms.named(f["unit"], asked_stems)
+            )
+        ]
     ranked = []
     for p in top:
         every = [f for f in facts if f["rule"] == p["id"]]
