@@ -275,7 +275,7 @@ def show(rule_id: str, db_path: Path | None, as_json: bool) -> None:
 
 @cli.command(epilog=f"TEXT over {limit_text('search')} is cut to that, and the output says so.")
 @text_argument("text", capped=True)
-@click.option("--game", default="", help="Only this game (fow, vanguard, yugioh).")
+@click.option("--game", default="", help="Only this game: its id or an alias.")
 @click.option("--lang", default="", help="Only passages in this language (en, vi, zh).")
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 200))
 @data_options
@@ -308,7 +308,7 @@ def search(
     epilog=f"A QUESTION over {limit_text('question')} is cut to that, and the answer says so."
 )
 @text_argument("question", capped=True)
-@click.option("--game", default="", help="Only this game (fow, vanguard, yugioh, or an alias).")
+@click.option("--game", default="", help="Only this game: its id or an alias.")
 @click.option("--lang", default="", help="Preferred language of the shown passages (en, vi, zh).")
 @click.option(
     "--limit",
@@ -345,7 +345,8 @@ def ask(
 def timing(game: str, ruleset: str, db_path: Path | None, as_json: bool) -> None:
     """The phases, steps and sub-steps of a game, with what the rules say about each.
 
-    GAME is an id or alias (yugioh, ygo, fow, vanguard). Example: kb timing yugioh --ruleset tcg
+    GAME is a game id or an alias (yugioh, ygo, fow, lorcana...).
+    Example: kb timing yugioh --ruleset tcg
     """
     from . import render
 

@@ -15,14 +15,16 @@ if TYPE_CHECKING:  # kb ask reaches this module: the typed rows' classes cost it
 def game_id(conn: sqlite3.Connection, name: str) -> str:
     """A game id from its id, name or alias ("ygo", "Force of Will")."""
     wanted = name.strip().casefold()
-    for row in run(conn, "game_aliases"):
+    rows = run(conn, "game_aliases")
+    for row in rows:
         if wanted in {
             row["id"].casefold(),
             row["name"].casefold(),
             *(a.casefold() for a in json.loads(row["aliases"])),
         }:
             return row["id"]
-    raise KbError(f"unknown game {name!r}")
+    known = ", ".join(sorted(row["id"] for row in rows))
+    raise KbError(f"unknown game {name!r} (the knowledge base holds: {known})")
 
 
 def node_path(conn: sqlite3.Connection, node_id: str) -> str:
