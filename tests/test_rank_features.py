@@ -96,3 +96,21 @@ def test_a_long_question_ranks_only_its_best_fused_candidates(conn: sqlite3.Conn
     assert len(stages.linear) == most
     weakest_kept = min(every[seq] for seq in stages.fused)
     assert all(every[seq] <= weakest_kept for seq in set(every) - set(stages.fused))
+
+
+def test_a_rule_is_shown_before_a_glossary_entry_unless_a_definition_is_asked(
+    conn: sqlite3.Connection,
+) -> None:
+    """Lorcana's glossary restates its rules in a line ("Deck: ... no more than 4 copies"): a
+    question about the deck's copies is shown the rule first; a question asking what a word
+    means may be shown its glossary entry first."""
+    from kb.retrieve.cut import rules_before_glossary
+    from kb.retrieve.pipeline import retrieve
+
+    question = "洛卡纳同一完整名称的卡，卡组里最多能放几张？"
+    stages = retrieve(conn, understand(conn, question, load_vocabulary(conn)))
+    assert stages.hits[0]["kind"] != "term"
+    entry = next(r for r in stages.ranked if r["kind"] == "term")
+    rule = next(r for r in stages.ranked if r["kind"] != "term")
+    assert rules_before_glossary([entry, rule], asks_definition=False) == [rule, entry]
+    assert rules_before_glossary([entry, rule], asks_definition=True) == [entry, rule]

@@ -92,6 +92,17 @@ def named_version_first(
     return out
 
 
+def rules_before_glossary(
+    rows: list[dict[str, Any]], *, asks_definition: bool
+) -> list[dict[str, Any]]:
+    """A glossary entry restates in a line what the rules say in full: it comes first only for
+    a question asking what something is; otherwise the best rule goes before it."""
+    if asks_definition or not rows or rows[0]["kind"] != "term":
+        return rows
+    at = next((i for i, r in enumerate(rows) if r["kind"] != "term"), None)
+    return rows if at is None else [rows[at], *rows[:at], *rows[at + 1 :]]
+
+
 def collapse(
     rows: list[dict[str, Any]],
     conn: sqlite3.Connection | None = None,

@@ -7,7 +7,9 @@
     rank         every fused candidate scored by its features and the learned weights
                  (kb.retrieve.rank)
     rerank       the ranked list's head ordered again by boosted trees (kb.retrieve.trees)
-    cut          one hit per piece of rules text, current versions first (kb.retrieve.cut)
+    cut          the named version's rules first, a rule before a glossary entry (unless the
+                 question asks what something is), one hit per piece of rules text, current
+                 versions first (kb.retrieve.cut)
 
 ``kb ask`` reads ``hits``; a database without vectors gives no dense list (``dense_used``
 False), and everything else works as before.
@@ -21,7 +23,7 @@ from typing import Any
 from ..lexicon.forms import QuestionForms
 from ..store import datafiles
 from . import dense as dense_stage
-from .cut import collapse, named_version_first
+from .cut import collapse, named_version_first, rules_before_glossary
 from .features import named_versions
 from .fuse import fuse
 from .groups import Group, query_groups
@@ -99,5 +101,6 @@ def retrieve(
     stages.ranked = rerank(stages.linear, stages.lists, question={"accentless": accentless(u)})
     versions = named_versions(u.text)
     ranked = named_version_first(stages.ranked, conn, versions) if versions else stages.ranked
+    ranked = rules_before_glossary(ranked, asks_definition=u.definition)
     stages.hits = collapse(ranked, conn, lang or u.lang, versions)
     return stages
