@@ -632,6 +632,9 @@ def test_a_minimum_is_no_answer_to_a_maximum(conn: sqlite3.Connection) -> None:
     assert verdict("洛卡纳手牌有上限吗？") != "0"
     assert verdict("lorcana: maximum hand size?") != "0"
     assert verdict("fow: max hand size?") == "7"
+    # Nor, for a limit of no side named: a minimum of 0 bounds nothing, unless it is asked.
+    assert verdict("lorcana: any hand size limit?") != "0"
+    assert verdict("lorcana: minimum hand size?") == "0"
 
 
 def test_a_count_of_another_kind_is_no_size(conn: sqlite3.Connection) -> None:

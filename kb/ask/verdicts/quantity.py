@@ -89,6 +89,9 @@ def _values(facts: list[Fact], bound: str) -> tuple[list[Fact], set[str]]:
     their values (a range's end the question asks for, else the range). A number bounding only
     the other side answers nothing of it ("can't have fewer than 0 cards": no hand limit)."""
     side = {"at_least": "low", "at_most": "high"}.get(bound)
+    # A minimum of 0 bounds nothing ("can't have fewer than 0 cards"): an answer only to a
+    # question asking for the minimum.
+    facts = [f for f in facts if side == "low" or not (f["low"] == 0 and f["high"] is None)]
     stating = [f for f in facts if side and f[side] is not None and f["high"] != f["low"]]
     facts = stating or [f for f in facts if not side or f[side] is not None]
     values = set()
