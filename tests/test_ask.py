@@ -868,3 +868,10 @@ def test_the_version_a_question_names_is_the_one_cited(
     assert hits[0]["source"]["document"] == document
     shared = [h for h in hits if h.get("also")]
     assert all(h["source"]["document"] == document for h in shared[:1])
+
+
+def test_a_time_pointing_back_is_no_answer_to_when(conn: sqlite3.Connection) -> None:
+    """ "During this time, the turn player can decide to declare an attack" says when only with
+    the sentence before it: asked when battle may begin, "during this time" is no answer."""
+    answer = ask(conn, "khi nao thi duoc bat dau battle?")["answer"] or {}
+    assert "this time" not in (answer.get("verdict") or "").lower()

@@ -65,6 +65,8 @@ def _answer(asked: Asked, p: dict[str, Any], asking: list[set[str]]) -> tuple[st
             continue
         # What the rule says happens says when; else its condition does.
         time = _time_of(fact["outcome"] if lexicon().time_phrase(fact["outcome"]) else clause)
+        if _points_back(time):
+            continue  # "during this time": the time is named before
         if fact["limits"] and (time or fact["condition"]):
             continue  # an exception may bound the time the clause says, not its rule's moment
         if time and _question_share(time, u.text) < 1:  # the question's own "until end of turn"
@@ -84,6 +86,13 @@ def _answer(asked: Asked, p: dict[str, Any], asking: list[set[str]]) -> tuple[st
         if nodes := [n for n in (p.get("nodes") or "").split() if n not in named]:
             return "; ".join(dict.fromkeys(_where(conn, n) for n in nodes)), fact
     return None
+
+
+def _points_back(time: str) -> bool:
+    """The phrase points back to a time it does not name ("during this time", "then"): a
+    pointing word opens it or follows its preposition ("that player" is no time)."""
+    said, pointing = time.lower().split()[:2], query_data()["time_phrase"]["pointing"]
+    return bool(said) and (said[0] in pointing or said[-1] in pointing)
 
 
 def _question_share(phrase: str, question: str) -> float:
