@@ -875,3 +875,17 @@ def test_a_time_pointing_back_is_no_answer_to_when(conn: sqlite3.Connection) -> 
     the sentence before it: asked when battle may begin, "during this time" is no answer."""
     answer = ask(conn, "khi nao thi duoc bat dau battle?")["answer"] or {}
     assert "this time" not in (answer.get("verdict") or "").lower()
+
+
+def test_a_clause_of_the_doer_says_nothing_of_the_one_done_to(conn: sqlite3.Connection) -> None:
+    """Challenger +N: "While this character is challenging, they get +N" is no yes for a
+    character being challenged; nor is any clause of a thing doing what the question says is
+    done to it."""
+    from kb.ask.verdicts.passages import voice_reversed
+
+    question = "does challenger +N still work when my character is the one being challenged?"
+    assert (ask(conn, question)["answer"] or {}).get("verdict") != "yes"
+    assert voice_reversed("while this character is challenging", "when it is being challenged")
+    assert voice_reversed("when a monster is attacking", "my monster was attacked")
+    assert not voice_reversed("while this character is challenging", "while it is challenging")
+    assert not voice_reversed("when a monster is attacked", "my monster is being attacked")

@@ -40,6 +40,7 @@ def curated() -> dict[str, Any]:
     openers = "|".join(re.escape(fold(w)) for w in query["pronoun_openers"]["words"])
     referring = "|".join(re.escape(w) for ws in data["referring"].values() for w in ws)
     pairs = [(fold(a), fold(b)) for a, b in data["opposites"]["pairs"]]
+    passive = "|".join(re.escape(w) for w in data["voice"]["passive_before"])
     implied = query["conditions"]["implied"]
     qualifiers = {fold(c) for cues in query["qualifiers"].values() for c in cues}
     times = [w for ws in data["times"].values() for w in ws]
@@ -69,6 +70,9 @@ def curated() -> dict[str, Any]:
         # supposes ("player").
         "opposites": [*pairs, *((b, a) for a, b in pairs)],
         "implied": frozenset(stem(w) for phrase in implied for w in words(fold(phrase))),
+        # A verb done to its subject ("being challenged"), and done by it ("challenging").
+        "passive": re.compile(rf"(?<!\w)(?:{passive})\s+(\w+ed)(?!\w)"),
+        "active": re.compile(r"(?<!\w)(\w+ing)(?!\w)"),
         # Qualifiers of moments ("at the start of"), and the words placing something at one
         # ("during the", "vào lúc").
         "qualifiers": tuple(qualifiers),

@@ -12,7 +12,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from ingest.sentences import split_sentences
-from ingest.text import fold
+from ingest.text import fold, stem
 
 from ...lexicon.words import stopwords
 from ...store.db import first, run
@@ -101,8 +101,18 @@ def condition_share(
     for x, y in opposites if asked_text else []:
         if _has_word(said, x) and _has_word(asked, y) and not _has_word(asked, x):
             return 0.0
+    if asked_text and voice_reversed(said, asked):
+        return 0.0
     condition = words.content(fact["condition"], set(stopwords())) - (implied - asked_stems)
     return len(condition & asked_stems) / len(condition) if condition else 1.0
+
+
+def voice_reversed(said: str, asked: str) -> bool:
+    """The text (folded) says the thing does what the question (folded) says is done to it
+    ("while this character is challenging" of "when my character is being challenged")."""
+    doing = {stem(m.group(1)) for m in curated()["active"].finditer(said)}
+    done = {stem(m.group(1)) for m in curated()["passive"].finditer(asked)}
+    return bool(doing & done - {stem(m.group(1)) for m in curated()["active"].finditer(asked)})
 
 
 def _has_word(text: str, phrase: str) -> bool:

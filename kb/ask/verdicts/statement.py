@@ -48,6 +48,8 @@ def _reading(fact: dict[str, Any], asked: Asked, topic: set[str]) -> str:
     ids += [c["class"] for c in u.classes]
     if topic and not topic & set(ids) and curated()["pronoun"].search(fold(fact["outcome"])):
         return ""  # "It can also be activated ..." said of a Field Spell is not of a trap
+    if passages.voice_reversed(fold(f"{fact['condition']} {fact['outcome']}"), fold(u.text)):
+        return ""  # "while this character is challenging" is not of its being challenged
     clause = words.stems(f"{fact['condition']} {fact['outcome']}")
     if not words.holds_all(clause, words.plain(asked.required)):  # the question's own words
         return ""  # "players may concede" does not say whether an effect can force it
