@@ -191,14 +191,14 @@ def _matching(asked: Asked, counted: set[str] | None = None) -> tuple[list[Fact]
         # player has a life total of 0 or below" says nothing of the starting life); a number
         # of a kind the question does not name counts something else ("16 trigger units" is
         # no size of the main deck).
-        named = {c for _, c in found}
+        known = {c for _, c in found} | curated()["generic"]
         facts = [
             f
             for f in facts
             if not _in_condition(f)
             and (
                 not f["unit"].startswith(_CONCEPTS)
-                or f["unit"] in named | curated()["generic"]
+                or f["unit"] in known
                 or asked.forms.named(f["unit"], asked_stems)
             )
         ]
