@@ -426,3 +426,17 @@ def test_heading_that_names_a_moment_is_about_it(conn: sqlite3.Connection) -> No
         "SELECT 1 FROM timing_rules t JOIN timing_nodes n ON n.id = t.node "
         "WHERE t.relation = 'about' AND n.en = 'Turn'"
     ).fetchone()
+
+
+def test_a_range_never_runs_from_above_its_high(conn: sqlite3.Connection) -> None:
+    """A sentence bounding two things ("at least six players ... no more than one pod") is
+    two facts, not a range from 6 to 1 that a count would answer "6" from."""
+    backwards = conn.execute(
+        "SELECT rule, low, high FROM facts WHERE modality = 'range' AND low > high"
+    ).fetchall()
+    assert backwards == []
+    pod = conn.execute(
+        "SELECT modality, low, high FROM facts WHERE rule = 'lorcana-tr:1.3.2.4'"
+        " AND kind = 'quantity' AND unit = 'term:player' ORDER BY low"
+    ).fetchall()
+    assert ("at_least", 6.0, None) in [tuple(r) for r in pod]

@@ -330,7 +330,9 @@ def _from_quantities(ctx: _Context, rule: Rule, section: str) -> None:
         ids = " ".join(dict.fromkeys(i for i in (_ids(found) + " " + _ids(context)).split()))
         lows = [(v, p) for b, v, p in numbers if b == "at_least"]
         highs = [(v, p) for b, v, p in numbers if b == "at_most"]
-        if lows and highs:  # "at least forty cards and no more than sixty cards"
+        # "at least forty cards and no more than sixty cards"; a low above the high bounds two
+        # things ("at least six players ... no more than one pod"), each its own fact.
+        if lows and highs and lows[0][0] <= highs[0][0]:
             (low, at), (high, _) = lows[0], highs[0]
             unit = _counted(sentence, found, at)
             ctx.add(rule, kind="quantity", source="sentence", modality="range", low=low,
