@@ -23,6 +23,7 @@ from ..lexicon.forms import (
 )
 from ..lexicon.words import stopwords
 from ..store.db import column, kb_match
+from ..store.translations import foreign_words, load_translations
 from ..store.vocabulary import load_vocabulary
 from .query import Understanding
 
@@ -128,10 +129,29 @@ def forms_of(conn: sqlite3.Connection, u: Understanding, game: str = "") -> Ques
     return question_forms(
         conn,
         search_words([*u.words, *_around(conn, u, game)]),
-        u.expansions,
+        {**u.expansions, **translated(conn, u)},
         u.concepts(),
         game or u.game or "",
     )
+
+
+def translated(conn: sqlite3.Connection, u: Understanding) -> dict[str, list[str]]:
+    """The question's words that the publisher's own translations taught an English word for
+    (kb.store.translations), where the vocabulary expanded neither them nor that word: the
+    rules of games without text in the question's language are searched by it too."""
+    learned = load_translations(conn).get(u.lang)
+    if not learned:
+        return {}
+    have = set(u.expansions) | {f for forms in u.expansions.values() for f in forms}
+    phrases = [set(key.split()) for key in u.expansions if " " in key]
+    return {
+        key: [learned[key]]
+        for key in sorted(foreign_words(u.text, stopwords()))
+        if key in learned
+        and learned[key] not in have
+        and not any(key in h for h in have)
+        and not any(set(key.split()) & p for p in phrases)
+    }
 
 
 def _around(conn: sqlite3.Connection, u: Understanding, game: str) -> list[str]:

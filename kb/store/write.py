@@ -32,6 +32,7 @@ from . import corpus, datafiles, knowledge, links, schema, vectors
 from .db import KbError
 from .marks import store_marks
 from .rows import create_tables
+from .translations import store_translations
 from .vocabulary import store_vocabulary
 
 Progress = Callable[[str], None]
@@ -231,6 +232,7 @@ def _store_ask_data(conn: sqlite3.Connection) -> None:
     conn.row_factory = sqlite3.Row
     store_vocabulary(conn)
     store_marks(conn)
+    store_translations(conn)
     datafiles.store(conn)
     conn.row_factory = None
 

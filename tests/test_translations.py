@@ -1,0 +1,69 @@
+"""Words a question's language translates, learned from the publisher's own translations
+(kb/store/translations.py), and searched for a question in that language."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+
+from ingest.text import CJK_RUN
+from kb.ask.understand import understand
+from kb.retrieve.lexical import translated
+from kb.store.translations import english_words, learn, load_translations
+from kb.store.vocabulary import load_vocabulary
+
+# A hidden dictionary aligned rules are written from: each pair says a few of its words.
+DICTIONARY = {f"word{i}x": f"mot{i}y" for i in range(40)}
+
+
+def aligned_pairs(n: int, seed: int = 5) -> list[tuple[set[str], set[str]]]:
+    rng = random.Random(seed)
+    pairs = []
+    for _ in range(n):
+        said = rng.sample(sorted(DICTIONARY), 5)
+        source = set(said) | {"everywhere"}
+        target = {DICTIONARY[w] for w in said} | {"partout"}
+        pairs.append((source, target))
+    return pairs
+
+
+def test_a_word_is_linked_to_the_word_it_translates() -> None:
+    learned = learn(aligned_pairs(200))
+    right = [f for f, e in learned.items() if DICTIONARY.get(e) == f]
+    assert len(right) >= 36  # nearly every word of the dictionary
+    assert all(DICTIONARY.get(e) == f for f, e in learned.items() if f != "partout")
+
+
+def test_a_pair_seen_too_seldom_teaches_nothing() -> None:
+    # Two pairs agree by chance as easily as by translation.
+    assert learn([({"spectator"}, {"观众"}), ({"spectator"}, {"观众"})]) == {}
+
+
+def test_only_official_translations_teach(conn: sqlite3.Connection) -> None:
+    """The bundled corpus's Chinese rules are the publisher's; its Vietnamese ones are machine
+    translations, whose errors would become expansions."""
+    learned = load_translations(conn)
+    assert set(learned) == {"zh"}
+    assert len(learned["zh"]) >= 100
+    # Every link ends in an English word of the rules (no Chinese on both sides).
+    assert all(e == next(iter(english_words(e, frozenset())), "") for e in learned["zh"].values())
+
+
+def test_a_question_is_searched_by_the_english_its_words_taught(
+    conn: sqlite3.Connection,
+) -> None:
+    """A question asked in Chinese about a game without Chinese rules reaches its English rule
+    through the words the official translation taught; one in English is searched as typed."""
+    vocab = load_vocabulary(conn)
+    searched = 0
+    for word, english in sorted(load_translations(conn)["zh"].items())[:60]:
+        if not CJK_RUN.fullmatch(word):
+            continue
+        u = understand(conn, f"{word}是什么？", vocab)
+        expanded = {f for forms in u.expansions.values() for f in forms}
+        if english in expanded or any(word in key for key in u.expansions):
+            continue  # the curated vocabulary already reads it
+        assert translated(conn, u)[word] == [english]
+        searched += 1
+    assert searched >= 10
+    assert translated(conn, understand(conn, "what does ward do?", vocab)) == {}
