@@ -1,7 +1,7 @@
 -- title: The rules of official translations, pair by pair
--- description: For each alignment of an English rulebook with its publisher's own translation, the texts of its rules on each side (kb build learns from them which words translate which).
+-- description: For each alignment of an English rulebook with its publisher's own translation, its game, and the texts of its rules on each side (kb build learns from them which words translate which).
 -- publish: no
-select a.id as alignment, ar.side as side, td.lang as lang, r.text as text
+select a.id as alignment, ar.side as side, td.lang as lang, sd.game as game, r.text as text
 from alignments a
 join documents sd on sd.id = a.source_document
 join documents td on td.id = a.target_document

@@ -44,9 +44,11 @@ def test_only_official_translations_teach(conn: sqlite3.Connection) -> None:
     translations, whose errors would become expansions."""
     learned = load_translations(conn)
     assert set(learned) == {"zh"}
-    assert len(learned["zh"]) >= 100
+    assert set(learned["zh"]) == {"lorcana"}  # the one game with an official translation
+    assert len(learned["zh"]["lorcana"]) >= 100
     # Every link ends in an English word of the rules (no Chinese on both sides).
-    assert all(e == next(iter(english_words(e, frozenset())), "") for e in learned["zh"].values())
+    words = learned["zh"]["lorcana"].values()
+    assert all(e == next(iter(english_words(e, frozenset())), "") for e in words)
 
 
 def test_a_question_is_searched_by_the_english_its_words_taught(
@@ -56,7 +58,7 @@ def test_a_question_is_searched_by_the_english_its_words_taught(
     through the words the official translation taught; one in English is searched as typed."""
     vocab = load_vocabulary(conn)
     searched = 0
-    for word, english in sorted(load_translations(conn)["zh"].items())[:60]:
+    for word, english in sorted(load_translations(conn)["zh"]["lorcana"].items())[:60]:
         if not CJK_RUN.fullmatch(word):
             continue
         u = understand(conn, f"{word}是什么？", vocab)
@@ -67,3 +69,16 @@ def test_a_question_is_searched_by_the_english_its_words_taught(
         searched += 1
     assert searched >= 10
     assert translated(conn, understand(conn, "what does ward do?", vocab)) == {}
+
+
+def test_a_game_s_learned_words_are_not_read_into_another_game_s_question(
+    conn: sqlite3.Connection,
+) -> None:
+    """Lorcana's translation says "turn" for 回合; the 2005 Yu-Gi-Oh! rules, translated from
+    Chinese, say "round": a question about Yu-Gi-Oh! is not searched by Lorcana's choices."""
+    vocab = load_vocabulary(conn)
+    learned = load_translations(conn)["zh"]["lorcana"]
+    word = next(w for w in sorted(learned) if CJK_RUN.fullmatch(w) and learned[w] == "turn")
+    for game, searched in (("lorcana", True), ("", True), ("yugioh", False)):
+        u = understand(conn, f"{word}是什么？", vocab, game=game)
+        assert (word in translated(conn, u)) is searched, game

@@ -23,7 +23,7 @@ from ..lexicon.forms import (
 )
 from ..lexicon.words import stopwords
 from ..store.db import column, kb_match
-from ..store.translations import foreign_words, load_translations
+from ..store.translations import foreign_words, translations_for
 from ..store.vocabulary import load_vocabulary
 from .query import Understanding
 
@@ -137,9 +137,10 @@ def forms_of(conn: sqlite3.Connection, u: Understanding, game: str = "") -> Ques
 
 def translated(conn: sqlite3.Connection, u: Understanding) -> dict[str, list[str]]:
     """The question's words that the publisher's own translations taught an English word for
-    (kb.store.translations), where the vocabulary expanded neither them nor that word: the
-    rules of games without text in the question's language are searched by it too."""
-    learned = load_translations(conn).get(u.lang)
+    (kb.store.translations: of the question's game, or of any game when it names none), where
+    the vocabulary expanded neither them nor that word: the rules of games without text in the
+    question's language are searched by it too."""
+    learned = translations_for(conn, u.lang, u.game)
     if not learned:
         return {}
     have = set(u.expansions) | {f for forms in u.expansions.values() for f in forms}

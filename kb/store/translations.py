@@ -10,7 +10,12 @@ is significant (log-likelihood G², Bonferroni-corrected over every pair counted
 translations teach nothing here: their systematic errors ("áp dụng" -> "following") became
 expansions (measured on 2026-12-04, docs/benchmarks.md).
 
-``kb build`` learns the list into ``meta``; ``kb ask`` reads it for a question in such a
+A list is learned per game, from that game's translations, and read for a question about
+that game or about no game the question names: a translation's word choices are its game's
+("回合" is Lorcana's "turn", and the 2005 Yu-Gi-Oh! rules translated from Chinese say "round"),
+and another game's list drew a Yu-Gi-Oh! question away from its rule.
+
+``kb build`` learns the lists into ``meta``; ``kb ask`` reads them for a question in such a
 language. Standard library, ``ingest.text`` and ``kb.store.db`` only.
 """
 
@@ -115,30 +120,41 @@ def store_translations(conn: sqlite3.Connection) -> None:
     # The function words of kb/data/query.toml, as kb.lexicon.words.stopwords folds them
     # (kb.lexicon reads the store, not the other way).
     stop = frozenset(fold(w) for ws in datafiles.load("query")["stopwords"].values() for w in ws)
-    sides: dict[str, dict[int, tuple[list[str], list[str]]]] = defaultdict(dict)
+    sides: dict[tuple[str, str], dict[int, tuple[list[str], list[str]]]] = defaultdict(dict)
     for row in run(conn, "official_translation_pairs"):
-        texts = sides[row["lang"]].setdefault(row["alignment"], ([], []))
+        texts = sides[row["lang"], row["game"]].setdefault(row["alignment"], ([], []))
         texts[row["side"] == "target"].append(row["text"])
-    value = {
-        lang: learn(
+    value: dict[str, dict[str, dict[str, str]]] = defaultdict(dict)
+    for (lang, game), by_alignment in sorted(sides.items()):
+        value[lang][game] = learn(
             (english_words(" ".join(s), stop), foreign_words(" ".join(t), stop))
             for s, t in by_alignment.values()
         )
-        for lang, by_alignment in sorted(sides.items())
-    }
     execute(conn, "meta_store", key=TRANSLATIONS_KEY, value=json.dumps(value, ensure_ascii=False))
 
 
-_LOADED: weakref.WeakKeyDictionary[sqlite3.Connection, dict[str, dict[str, str]]] = (
-    weakref.WeakKeyDictionary()
-)
+Learned = dict[str, dict[str, dict[str, str]]]  # language -> game -> word -> English word
+_LOADED: weakref.WeakKeyDictionary[sqlite3.Connection, Learned] = weakref.WeakKeyDictionary()
 
 
-def load_translations(conn: sqlite3.Connection) -> dict[str, dict[str, str]]:
-    """Each language's learned words ({} for a database built without them)."""
+def load_translations(conn: sqlite3.Connection) -> Learned:
+    """Each language's learned words, per game ({} for a database built without them)."""
     if conn in _LOADED:
         return _LOADED[conn]
     found = stored_json(conn, TRANSLATIONS_KEY) or {}
     with contextlib.suppress(TypeError):  # a plain connection: read it again next time
         _LOADED[conn] = found
     return found
+
+
+def translations_for(conn: sqlite3.Connection, lang: str, game: str | None) -> dict[str, str]:
+    """The words learned for a question in ``lang``: its game's, or, for a question of no
+    known game, every game's (a word two games' lists translate apart: the first game's)."""
+    by_game = load_translations(conn).get(lang, {})
+    if game:
+        return by_game.get(game, {})
+    merged: dict[str, str] = {}
+    for name in sorted(by_game):
+        for word, english in by_game[name].items():
+            merged.setdefault(word, english)
+    return merged
