@@ -27,6 +27,7 @@ _KEYS: dict[str, type] = {
     "share": float,
     "fold_diacritics": bool,
     "stemmer": str,
+    "dictionary": str,
 }
 
 
@@ -45,6 +46,7 @@ class Language:
     share: float = 0.0
     fold_diacritics: bool = True
     stemmer: str = ""
+    dictionary: str = ""
 
     def writes(self, word: str) -> bool:
         """Whether ``word`` shows a letter or a mark only this language writes."""
@@ -87,6 +89,7 @@ def parse(code: str, entry: Any, where: str = "languages") -> Language:
         share=float(entry.get("share", 0.0)),
         fold_diacritics=entry.get("fold_diacritics", True),
         stemmer=entry.get("stemmer", ""),
+        dictionary=entry.get("dictionary", ""),
     )
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from ingest.text import CJK_RUN, cjk_bigrams
+from ingest.text import CJK_RUN, cjk_bigrams, fold
+from ingest.text import words as text_words
 
 from ..lexicon.forms import (
     QuestionForms,
@@ -23,9 +24,10 @@ from ..lexicon.forms import (
 )
 from ..lexicon.words import stopwords
 from ..store.db import column, kb_match
+from ..store.dictionary import entries, segments
 from ..store.translations import foreign_words, translations_for
 from ..store.vocabulary import load_vocabulary
-from .query import Understanding
+from .query import Understanding, typed_spans
 
 # How many candidates each list contributes.
 LIST_SIZE = 60
@@ -33,6 +35,8 @@ LIST_SIZE = 60
 # is not searched on its own or in the any-word list (bm25 over a very common word costs as
 # much as scoring the whole corpus), only together with rarer words.
 COMMON_SHARE = 0.15
+# How many of a dictionary entry's English glosses a question's word is searched by.
+GLOSSES = 2
 
 
 class Candidates:
@@ -136,16 +140,15 @@ def forms_of(conn: sqlite3.Connection, u: Understanding, game: str = "") -> Ques
 
 
 def translated(conn: sqlite3.Connection, u: Understanding) -> dict[str, list[str]]:
-    """The question's words that the publisher's own translations taught an English word for
-    (kb.store.translations: of the question's game, or of any game when it names none), where
-    the vocabulary expanded neither them nor that word: the rules of games without text in the
-    question's language are searched by it too."""
+    """English forms of the question's words that the vocabulary did not expand (neither the
+    word nor the form), so that the rules of games without text in the question's language
+    are searched by them too: first the words the publisher's own translations taught
+    (kb.store.translations: of the question's game, or of any game when it names none), then
+    the language's dictionary (kb.store.dictionary), up to GLOSSES forms a word."""
     learned = translations_for(conn, u.lang, u.game)
-    if not learned:
-        return {}
     have = set(u.expansions) | {f for forms in u.expansions.values() for f in forms}
     phrases = [set(key.split()) for key in u.expansions if " " in key]
-    return {
+    out = {
         key: [learned[key]]
         for key in sorted(foreign_words(u.text, stopwords()))
         if key in learned
@@ -153,6 +156,24 @@ def translated(conn: sqlite3.Connection, u: Understanding) -> dict[str, list[str
         and not any(key in h for h in have)
         and not any(set(key.split()) & p for p in phrases)
     }
+    runs = [w for w in text_words(fold(u.text)) if CJK_RUN.fullmatch(w)]
+    found = entries(conn, u.lang, runs)
+    if not found:
+        return out
+    have |= {f for forms in out.values() for f in forms}
+    stop = stopwords()
+    # What the parse read (a term's, a moment's, a card's words, an expanded phrase) is
+    # searched by its own names already.
+    read = [*u.expansions, *typed_spans(u)]
+    for run in runs:
+        for word in segments(run, found):
+            if word in out or word in stop or any(word in k or k in word for k in read):
+                continue
+            forms = [e for e in found[word] if e not in have][:GLOSSES]
+            if forms:
+                out[word] = forms
+                have |= set(forms)
+    return out
 
 
 def _around(conn: sqlite3.Connection, u: Understanding, game: str) -> list[str]:

@@ -53,7 +53,7 @@ from .shapes import (
     table,
 )
 
-SCHEMA_VERSION = "11"
+SCHEMA_VERSION = "12"
 
 
 def _first(ids: tuple[str, ...]) -> str | None:
@@ -319,6 +319,9 @@ TABLES: dict[str, Table] = {
     # never a typo of a corpus word; the most used ones never a subject the knowledge base
     # lacks ("since", "friend").
     "common_words": table({"word": str, "count": int}, "word"),
+    # A language's bilingual dictionary to English (kb/store/dictionary.py), kept to entries
+    # whose one-word glosses the English rules use: ``glosses`` a JSON list, best first.
+    "dictionary": table({"id": int, "lang": str, "word": str, "glosses": str}, "id"),
     # Each rule's embedding (kb/store/vectors.py), int8 with its scale: ``vector`` holds
     # ``dim`` signed bytes, the float vector being ``byte * scale``. ``hash`` identifies the
     # embedded text, so a rebuild embeds only new text. The model is meta's vectors_model.
@@ -378,6 +381,7 @@ INDEXES: list[tuple[str, list[str]]] = [
     ("repairs", ["document", "rule_name"]),
     ("duplicates", ["document"]),
     ("alignments", ["source_document", "target_document"]),
+    ("dictionary", ["lang", "word"]),
     ("alignment_rules", ["rule"]),
     ("alignment_rules", ["alignment"]),
     ("translation_checks", ["target_document", "check_name"]),

@@ -28,7 +28,7 @@ import sqlite_utils
 from ingest.pipeline import PipelineResult
 
 from .. import embed
-from . import corpus, datafiles, knowledge, links, schema, vectors
+from . import corpus, datafiles, dictionary, knowledge, links, schema, vectors
 from .db import KbError
 from .marks import store_marks
 from .rows import create_tables
@@ -47,7 +47,12 @@ STEPS: list[tuple[str, list[_Step]]] = [
     ),
     (
         "write rules and the full-text index",
-        [corpus.write_rules, corpus.write_search_vocab, corpus.write_common_words],
+        [
+            corpus.write_rules,
+            corpus.write_search_vocab,
+            corpus.write_common_words,
+            dictionary.write_dictionaries,
+        ],
     ),
     ("write repairs and duplicates", [corpus.write_cleaning]),
     ("write alignments, checks and version changes", [links.write_links]),
