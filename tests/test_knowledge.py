@@ -376,6 +376,10 @@ QUERY_OVERRIDES = {
 QUERY_FROM_CORPUS = {
     "infraction": {"id": "SELECT rule FROM infractions ORDER BY rule LIMIT 1"},
     "infraction_family": {"id": "SELECT rule FROM infractions ORDER BY rule LIMIT 1"},
+    "dictionary_entries": {
+        "lang": "SELECT lang FROM dictionary ORDER BY id LIMIT 1",
+        "words": "SELECT json_array(word) FROM dictionary ORDER BY id LIMIT 1",
+    },
 }
 # Queries about what only a rulebook with its own glossary has (the bundled corpus has none):
 # tests/test_rulebooks.py runs them on the synthetic rulebooks.
