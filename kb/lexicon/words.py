@@ -24,7 +24,7 @@ def query_data() -> dict[str, Any]:
 
 @cache
 def stopwords() -> frozenset[str]:
-    return frozenset(fold(w) for ws in query_data()["stopwords"].values() for w in ws)
+    return datafiles.stopwords()
 
 
 def unmarked_language(text: str) -> str:

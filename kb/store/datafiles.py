@@ -16,6 +16,8 @@ import os
 import sqlite3
 from typing import Any
 
+from ingest.text import fold
+
 from .db import execute, first
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -73,3 +75,10 @@ def store(conn: sqlite3.Connection) -> None:
             text = f.read()
         value = json.dumps({"source": text, "data": tomllib.loads(text)}, ensure_ascii=False)
         execute(conn, "meta_store", key=_meta_key(name), value=value)
+
+
+def stopwords() -> frozenset[str]:
+    """The function words of kb/data/query.toml, folded as the index folds text (what the
+    build's learned lists and dictionaries leave out, and a question's search too:
+    kb.lexicon.words.stopwords)."""
+    return frozenset(fold(w) for ws in load("query")["stopwords"].values() for w in ws)

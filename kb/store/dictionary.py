@@ -18,7 +18,6 @@ Standard library, ``ingest.text`` and ``kb.store.db`` only on the ``kb ask`` pat
 
 from __future__ import annotations
 
-import gzip
 import importlib.util
 import json
 import re
@@ -65,6 +64,8 @@ def _path(lang: Language) -> Path:
 
 def read_cedict(path: Path, english: set[str], stop: frozenset[str]) -> dict[str, list[str]]:
     """Simplified headword -> its one-word English glosses that ``english`` holds."""
+    import gzip  # build only
+
     opener = gzip.open if path.suffix == ".gz" else open
     out: dict[str, list[str]] = {}
     with opener(path, "rt", encoding="utf-8") as lines:
@@ -90,7 +91,7 @@ def write_dictionaries(db: sqlite_utils.Database, result: PipelineResult) -> Non
     the index's vocabulary is written)."""
     from .rows import insert_rows  # build only: sqlite-utils stays off kb ask's path
 
-    stop = frozenset(fold(w) for ws in datafiles.load("query")["stopwords"].values() for w in ws)
+    stop = datafiles.stopwords()
     english = set(column(db.conn, "english_vocabulary"))
     rows: list[dict[str, object]] = []
     for lang in result.languages:

@@ -118,9 +118,7 @@ def learn(pairs: Iterable[tuple[set[str], set[str]]]) -> dict[str, str]:
 def store_translations(conn: sqlite3.Connection) -> None:
     """Learn each language's lists, one per game, from the game's official translations into
     ``meta`` (kb build)."""
-    # The function words of kb/data/query.toml, as kb.lexicon.words.stopwords folds them
-    # (kb.lexicon reads the store, not the other way).
-    stop = frozenset(fold(w) for ws in datafiles.load("query")["stopwords"].values() for w in ws)
+    stop = datafiles.stopwords()
     sides: dict[tuple[str, str], dict[int, tuple[list[str], list[str]]]] = defaultdict(dict)
     for row in run(conn, "official_translation_pairs"):
         texts = sides[row["lang"], row["game"]].setdefault(row["alignment"], ([], []))
