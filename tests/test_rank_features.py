@@ -114,3 +114,19 @@ def test_a_rule_is_shown_before_a_glossary_entry_unless_a_definition_is_asked(
     rule = next(r for r in stages.ranked if r["kind"] != "term")
     assert rules_before_glossary([entry, rule], asks_definition=False) == [rule, entry]
     assert rules_before_glossary([entry, rule], asks_definition=True) == [entry, rule]
+
+
+def test_a_year_the_question_names_reads_the_rules_of_that_year(conn: sqlite3.Connection) -> None:
+    """"Luật 2005" names the 2005 rules, as "CR 7.0" names a version: their passages come
+    first, though the question names no game and other rulebooks say more about deck copies.
+    A number no era holds ("2000 ATK") moves nothing."""
+    from kb.retrieve.cut import named_era_first
+    from kb.retrieve.pipeline import retrieve
+
+    question = "Luật 2005: một lá bài được bỏ tối đa mấy bản trong deck?"
+    stages = retrieve(conn, understand(conn, question, load_vocabulary(conn)))
+    assert "2005" in stages.hits[0]["era"]
+    assert "2005" not in stages.ranked[0]["era"]  # the ranker alone put another rulebook first
+    rows = [{"id": "a", "era": "2018"}, {"id": "b", "era": "2005 (OCG)"}]
+    assert named_era_first(rows, ["2005"]) == [rows[1], rows[0]]
+    assert named_era_first(rows, ["2000"]) == rows

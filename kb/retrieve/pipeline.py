@@ -23,7 +23,7 @@ from typing import Any
 from ..lexicon.forms import QuestionForms
 from ..store import datafiles
 from . import dense as dense_stage
-from .cut import collapse, named_version_first, rules_before_glossary
+from .cut import collapse, named_era_first, named_version_first, rules_before_glossary
 from .features import named_versions
 from .fuse import fuse
 from .groups import Group, query_groups
@@ -101,6 +101,7 @@ def retrieve(
     stages.ranked = rerank(stages.linear, stages.lists, question={"accentless": accentless(u)})
     versions = named_versions(u.text)
     ranked = named_version_first(stages.ranked, conn, versions) if versions else stages.ranked
+    ranked = named_era_first(ranked, u.years) if u.years else ranked
     ranked = rules_before_glossary(ranked, asks_definition=u.definition)
     stages.hits = collapse(ranked, conn, lang or u.lang, versions)
     return stages
