@@ -117,8 +117,8 @@ def test_a_rule_is_shown_before_a_glossary_entry_unless_a_definition_is_asked(
 
 
 def test_a_year_the_question_names_reads_the_rules_of_that_year(conn: sqlite3.Connection) -> None:
-    """"Luật 2005" names the 2005 rules, as "CR 7.0" names a version: their passages come
-    first, though the question names no game and other rulebooks say more about deck copies.
+    """A question saying "Luật 2005" names the 2005 rules, as "CR 7.0" names a version: their
+    passages come first, though it names no game and other rulebooks say more of deck copies.
     A number no era holds ("2000 ATK") moves nothing."""
     from kb.retrieve.cut import named_era_first
     from kb.retrieve.pipeline import retrieve
