@@ -45,7 +45,10 @@ def judge(q: dict[str, Any], answer: dict[str, Any] | None) -> str:
         return "abstained"
     text = fold(verdict)  # accept phrases are written without accents
     if q["type"] == "yesno":
-        return "right" if text == q["expect"] else "wrong"
+        # "yes", "no" or "depends"; an expected answer written as a sentence ("No. The
+        # starting player skips ...") is the yes or no it opens with.
+        said = re.match(r"(yes|no)\b(?!\s*$)", q["expect"].lower())
+        return "right" if text == (said.group(1) if said else q["expect"]) else "wrong"
     if q["type"] == "how_many":
         expected = _numbers(q["expect"])
         if expected and _numbers(text)[: len(expected)] == expected:
