@@ -889,3 +889,21 @@ def test_a_clause_of_the_doer_says_nothing_of_the_one_done_to(conn: sqlite3.Conn
     assert voice_reversed("when a monster is attacking", "my monster was attacked")
     assert not voice_reversed("while this character is challenging", "while it is challenging")
     assert not voice_reversed("when a monster is attacked", "my monster is being attacked")
+
+
+def test_a_ruling_for_a_question_naming_no_game_says_which_game_it_is_of(
+    conn: sqlite3.Connection,
+) -> None:
+    """Whether the first player draws is answered in every game; the ruling comes from one of
+    them, and a judge at another game's table must see which before acting on it. A question
+    naming its game (or asked with --game) is not told."""
+    question = "does the first player draw a card on their first turn?"
+    a = ask(conn, question)["answer"]
+    assert a is not None and a["verdict"] in ("yes", "no")
+    game = conn.execute(
+        "SELECT g.name FROM documents d JOIN games g ON g.id = d.game WHERE d.id = ?",
+        (a["sources"][0]["document"],),
+    ).fetchone()[0]
+    assert any("names no game" in w and game in w for w in a["warnings"])
+    named = ask(conn, f"{question} (force of will)")["answer"]
+    assert named is not None and not any("names no game" in w for w in named["warnings"])
