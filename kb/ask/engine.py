@@ -13,6 +13,7 @@ import sqlite3
 from typing import Any
 
 from ..limits import cap
+from ..lookups.labels import narrate
 from ..lookups.timing import node_path
 from ..retrieve.features import body
 from ..retrieve.groups import coverage
@@ -21,6 +22,7 @@ from ..store import datafiles
 from ..store.db import first, run
 from ..store.vocabulary import load_vocabulary
 from .answers import compose
+from .question import Understood
 from .understand import understand
 from .verdicts import decide
 from .verdicts.common import not_covered, verdict_answer
@@ -78,6 +80,19 @@ def card_warnings(conn: sqlite3.Connection, card_ids: list[str]) -> list[str]:
     return [f"{r['name']}: {r['notes']}" for r in run(conn, "card_notes", ids=ids)]
 
 
+def game_unnamed(conn: sqlite3.Connection, u: Understood, answer: dict[str, Any]) -> list[str]:
+    """A question naming no game ("does the first player draw?") is answered from the rules of
+    the game its sources are of; a ruling says which, for a judge at another game's table."""
+    if u.game:
+        return []
+    games = {
+        d["game_name"]
+        for s in answer["sources"]
+        if (d := first(conn, "document", document=s["document"]))
+    }
+    return [narrate("game_unnamed", games=" and ".join(sorted(games)))] if games else []
+
+
 def ask(
     conn: sqlite3.Connection, question: str, *, game: str = "", lang: str = "", limit: int = 5
 ) -> dict[str, Any]:
@@ -102,6 +117,8 @@ def ask(
     covered = None
     if asked.kind:  # a question asking for a verdict gets one, or is said not covered
         answer = verdict_answer(conn, u, verdict) if verdict else None
+        if answer:
+            answer["warnings"] = [*game_unnamed(conn, u, answer), *answer["warnings"]]
         covered = None if verdict else not_covered(u, asked)
     else:
         answer = compose(conn, u) if confident else None

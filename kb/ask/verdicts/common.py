@@ -126,20 +126,6 @@ def threshold(name: str) -> float:
     return datafiles.load("verdict_thresholds")["thresholds"][name]
 
 
-def _game_unnamed(
-    conn: sqlite3.Connection, u: Understood, sources: list[dict[str, Any]]
-) -> list[str]:
-    """A question naming no game ("does the first player draw?") is answered from the rules of
-    the game its passages are of; the ruling says which, for a judge at another game's table.
-    """
-    if u.game or not sources:
-        return []
-    games = {
-        d["game_name"] for s in sources if (d := first(conn, "document", document=s["document"]))
-    }
-    return [narrate("game_unnamed", games=" and ".join(sorted(games)))] if games else []
-
-
 def verdict_answer(conn: sqlite3.Connection, u: Understood, verdict: Verdict) -> dict[str, Any]:
     """The composed answer of a verdict (the README's ``kb ask --json`` shape)."""
     moment = node(conn, verdict.moment) if verdict.moment else None
@@ -156,7 +142,6 @@ def verdict_answer(conn: sqlite3.Connection, u: Understood, verdict: Verdict) ->
         quote=lead.get("quote", ""),
     )
     out["verdict"] = verdict.verdict
-    out["warnings"] = [*_game_unnamed(conn, u, sources), *out["warnings"]]
     out["basis"] = verdict.kind  # how it was decided: permission, statement, quantity...
     out["because"] = verdict.because
     out["conflicts"] = verdict.conflicts
