@@ -85,11 +85,8 @@ def game_unnamed(conn: sqlite3.Connection, u: Understood, answer: dict[str, Any]
     the game its sources are of; a ruling says which, for a judge at another game's table."""
     if u.game:
         return []
-    games = {
-        d["game_name"]
-        for s in answer["sources"]
-        if (d := first(conn, "document", document=s["document"]))
-    }
+    documents = {s["document"] for s in answer["sources"]}
+    games = {d["game_name"] for doc in documents if (d := first(conn, "document", document=doc))}
     return [narrate("game_unnamed", games=" and ".join(sorted(games)))] if games else []
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from ingest.text import fold, words
 
 from ..store.db import run
+from .features import in_era
 
 
 def _aligned(conn: sqlite3.Connection, ids: list[str]) -> dict[str, set[str]]:
@@ -95,12 +96,8 @@ def named_version_first(
 def named_era_first(rows: list[dict[str, Any]], years: list[str]) -> list[dict[str, Any]]:
     """A question naming a year ("2005 OCG", "Feb 2025 CR") reads the rules of that year, as
     it reads a version it names: the passages whose era holds the year go first, in their
-    order, when any does (a number no era holds, "2000 ATK", moves nothing)."""
-    inside = [r for r in rows if any(y in (r.get("era") or "") for y in years)]
-    if not inside or len(inside) == len(rows):
-        return rows
-    kept = {id(r) for r in inside}
-    return inside + [r for r in rows if id(r) not in kept]
+    order (a number no era holds, "2000 ATK", moves nothing)."""
+    return sorted(rows, key=lambda r: not in_era(r, years))
 
 
 def rules_before_glossary(

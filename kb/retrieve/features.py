@@ -198,9 +198,14 @@ def close(row: Row, r: Ranking) -> float:
     return r.once("p", text, lambda t: proximity(r.groups, t))
 
 
+def in_era(row: Row, years: list[str]) -> bool:
+    """The passage's era holds a year the question names ("2005")."""
+    return any(y in (row.get("era") or "") for y in years)
+
+
 def era(row: Row, r: Ranking) -> float:
     """It is of the era the question names ("2005")."""
-    return float(any(y in (row["era"] or "") for y in r.u.years))
+    return float(in_era(row, r.u.years))
 
 
 def version(row: Row, r: Ranking) -> float:
