@@ -36,6 +36,22 @@ def _numbers(text: str) -> list[str]:
     return [n.replace(",", "") for n in NUMBER.findall(text)]
 
 
+# Kinds as some sets' authors spelled them.
+KINDS = {"yes-no": "yesno", "how-many": "how_many"}
+# A yes or a no as the sets write it (folded): English, and Vietnamese ("Có. ...").
+YES_NO = {"yes": "yes", "no": "no", "co": "yes", "khong": "no"}
+
+
+def expected_yes_no(q: dict[str, Any]) -> str:
+    """ "yes", "no" or "depends": the expected answer, or the yes or no its sentence opens with
+    ("No. The starting player skips ...", "Có. Bài Bẫy ..."), else the one accepted."""
+    for text in [q["expect"], *q.get("accept", [])]:
+        said = re.match(r"(yes|no|co|khong)\b", fold(text).strip())
+        if said:
+            return YES_NO[said.group(1)]
+    return str(q["expect"])
+
+
 def judge(q: dict[str, Any], answer: dict[str, Any] | None) -> str:
     """right, wrong or abstained (see the module docstring)."""
     verdict = (answer or {}).get("verdict")
@@ -44,12 +60,10 @@ def judge(q: dict[str, Any], answer: dict[str, Any] | None) -> str:
     if not verdict:
         return "abstained"
     text = fold(verdict)  # accept phrases are written without accents
-    if q["type"] == "yesno":
-        # "yes", "no" or "depends"; an expected answer written as a sentence ("No. The
-        # starting player skips ...") is the yes or no it opens with.
-        said = re.match(r"(yes|no)\b(?!\s*$)", q["expect"].lower())
-        return "right" if text == (said.group(1) if said else q["expect"]) else "wrong"
-    if q["type"] == "how_many":
+    kind = KINDS.get(q["type"], q["type"])
+    if kind == "yesno":
+        return "right" if text == expected_yes_no(q) else "wrong"
+    if kind == "how_many":
         expected = _numbers(q["expect"])
         if expected and _numbers(text)[: len(expected)] == expected:
             return "right"
