@@ -71,3 +71,16 @@ def test_what_the_parse_read_needs_no_repeating(conn: sqlite3.Connection) -> Non
         conn, "OCG: at the start of the battle step, who can respond first with a fast effect"
     )
     assert start["answer"] is None and start["not_covered"]
+
+
+def test_a_phrase_is_said_by_one_text_not_stitched_from_a_clause_and_a_heading(
+    conn: sqlite3.Connection,
+) -> None:
+    """ "Đi trước" (going first) is read as "starting player". The clause "the turn player can
+    decide to declare an attack" says "player", and the step it stands under is the Start
+    Step: together they once accounted for the phrase, and the answer was a wrong "Yes" to
+    whether the player going first may attack on the first turn. A phrase of several words
+    is said by the quoted clauses or by one heading alone."""
+    out = ask(conn, "Mình đi trước, lượt 1 vào Battle Phase đánh luôn được không?")
+    assert out["answer"] is None
+    assert out["not_covered"] == f"{UNSAID} “đi trước”."

@@ -30,14 +30,15 @@ def unaccounted(asked: Asked, verdict: Verdict) -> list[str]:
     One plain word of a long question (tuned: account_slack_from) may go unsaid, never a name
     nor a word narrowing one."""
     conn, u = asked.conn, asked.u
-    held = said(conn, verdict)
+    each = said(conn, verdict)
+    held = set().union(*each)
     read = _read(asked, verdict, held)
     required = [
         (start, end, options)
         for start, end, options in words.required_spans(conn, u, read)
         if not any(s < end and start < e for s, e in read)  # a game name read as the game
     ]
-    missing = [r for r in required if not words.holds(held, {_as_held(a) for a in r[2]})]
+    missing = [r for r in required if not _said(each, held, {_as_held(a) for a in r[2]})]
     unsaid = [options for _, _, options in missing]
     slack_from = threshold("account_slack_from")
     if words.plain(unsaid) == unsaid and words.all_but_one(unsaid, required, slack_from):
@@ -116,21 +117,35 @@ def _whole(cue: str, text: str) -> list[Span]:
     return [m.span() for m in cue_pattern((cue,)).finditer(text)]
 
 
-def said(conn: sqlite3.Connection, verdict: Verdict) -> set[str]:
-    """The stems of the verdict's quoted clauses, their glosses and what their rules are said
-    under (passages.context); Chinese as its bigrams and characters."""
-    texts = [b.get("quote") or "" for b in verdict.because]
-    texts += [(b.get("quote_gloss") or {}).get("text", "") for b in verdict.because]
+def said(conn: sqlite3.Connection, verdict: Verdict) -> list[set[str]]:
+    """The stems of the verdict's quoted clauses with their glosses, then of each heading,
+    title or moment name their rules are said under (passages.context); Chinese as its
+    bigrams and characters."""
+    quoted = [b.get("quote") or "" for b in verdict.because]
+    quoted += [(b.get("quote_gloss") or {}).get("text", "") for b in verdict.because]
     rules = [b["rule"] for b in verdict.because if b.get("rule")]
+    under = []
     for passage in run(conn, "passages", ids=list(dict.fromkeys(rules))) if rules else []:
-        texts += passages.context(conn, passage)
-    out = set()
-    for text in texts:
-        # the index's words ("dm", "5") and the question's ("dm5": words._script_words)
-        out |= words.stems(text) | {stem(w) for w in re.findall(r"\w+", fold(text))}
-        for chars in CJK_RUN.findall(fold(text)):
-            out |= {*cjk_bigrams(chars), *chars}
+        under += passages.context(conn, passage)
+    return [_stems(" ".join(quoted)), *(_stems(text) for text in dict.fromkeys(under))]
+
+
+def _stems(text: str) -> set[str]:
+    # the index's words ("dm", "5") and the question's ("dm5": words._script_words)
+    out = words.stems(text) | {stem(w) for w in re.findall(r"\w+", fold(text))}
+    for chars in CJK_RUN.findall(fold(text)):
+        out |= {*cjk_bigrams(chars), *chars}
     return out
+
+
+def _said(each: list[set[str]], held: set[str], options: set[str]) -> bool:
+    """Some way of writing a word is said: a word anywhere, a phrase of several words by the
+    quoted clauses or by one heading alone ("starting player" is not "player" in the clause
+    and "Start" in the name of the step it is under)."""
+    return any(
+        set(a.split("|")) <= held if "|" not in a else any(set(a.split("|")) <= s for s in each)
+        for a in options
+    )
 
 
 def _as_held(alternative: str) -> str:
