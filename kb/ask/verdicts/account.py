@@ -142,10 +142,8 @@ def _said(each: list[set[str]], held: set[str], options: set[str]) -> bool:
     """Some way of writing a word is said: a word anywhere, a phrase of several words by the
     quoted clauses or by one heading alone ("starting player" is not "player" in the clause
     and "Start" in the name of the step it is under)."""
-    return any(
-        set(a.split("|")) <= held if "|" not in a else any(set(a.split("|")) <= s for s in each)
-        for a in options
-    )
+    alone = {a for a in options if "|" not in a}
+    return words.holds(held, alone) or any(words.holds(s, options - alone) for s in each)
 
 
 def _as_held(alternative: str) -> str:
