@@ -37,7 +37,7 @@ def _numbers(text: str) -> list[str]:
 
 
 # Kinds as some sets' authors spelled them.
-KINDS = {"yes-no": "yesno", "how-many": "how_many"}
+KINDS = {"yes-no": "yesno", "how-many": "how_many", "what-happens": "what_happens"}
 # A yes or a no as the sets write it (folded): English, and Vietnamese ("Có. ...").
 YES_NO = {"yes": "yes", "no": "no", "co": "yes", "khong": "no"}
 
