@@ -15,9 +15,12 @@ without diacritics apart), game and kind of question.
     python bench/retrieval.py --sets seen          # measured before, never trained on
     python bench/retrieval.py --sets tests/fixtures/retrieval_holdout.toml
     python bench/retrieval.py --no-dense --by lang --misses
+    python bench/retrieval.py --sets spent --given-game   # each asked with its game given
 
-The fresh held-out set (verdicts_holdout15.toml) is measured once,
-at the end of a round of work, never to choose anything.
+The fresh held-out set (FRESH) is measured once, at the end of a round of work, never to
+choose anything. ``--given-game`` asks each question with the game its set gives it, as a judge
+at a game's table does (``kb ask --game``, the site's game): how much of what is missed is
+which game a question naming none is about.
 """
 
 from __future__ import annotations
@@ -172,7 +175,7 @@ def language(q: dict[str, Any]) -> str:
 
 
 def evaluate(
-    conn: Any, questions: list[dict[str, Any]], *, use_dense: bool = True
+    conn: Any, questions: list[dict[str, Any]], *, use_dense: bool = True, given_game: bool = False
 ) -> list[dict[str, Any]]:
     """Per question: the rank of the first relevant passage at each stage, and whether any
     candidate is relevant."""
@@ -187,8 +190,10 @@ def evaluate(
     judge = Judge(conn)
     out = []
     for q in questions:
-        u = understand(conn, q["q"], vocab)
-        stages = retrieve(conn, u, use_dense=use_dense)
+        # The game a judge gives (`kb ask --game`, the site's game) when ``given_game``.
+        game = q.get("game", "") if given_game else ""
+        u = understand(conn, q["q"], vocab, game=game)
+        stages = retrieve(conn, u, game=game, use_dense=use_dense)
         ranks = {
             name: judge.first(q, seqs, also) for name, (seqs, also) in stage_orders(stages).items()
         }
@@ -243,7 +248,12 @@ def report(results: list[dict[str, Any]], by: str, stages: tuple[str, ...]) -> l
 
 
 def run(
-    db: Path, paths: list[Path], *, use_dense: bool = True, weights: dict[str, Any] | None = None
+    db: Path,
+    paths: list[Path],
+    *,
+    use_dense: bool = True,
+    weights: dict[str, Any] | None = None,
+    given_game: bool = False,
 ) -> list[dict[str, Any]]:
     """Every question of ``paths`` through the pipeline on ``db`` (with other ranker weights
     when given: a leave-one-game-out run)."""
@@ -256,7 +266,7 @@ def run(
         datafiles._loaded["ask_weights"] = weights  # this process only
     results = []
     for path in paths:
-        results += evaluate(conn, load(path), use_dense=use_dense)
+        results += evaluate(conn, load(path), use_dense=use_dense, given_game=given_game)
     return results
 
 
@@ -272,12 +282,19 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
     parser.add_argument("--stages", default=",".join(STAGES))
     parser.add_argument("--no-dense", action="store_true", help="lexical candidates only")
     parser.add_argument("--misses", action="store_true", help="questions not first at 'hits'")
+    parser.add_argument(
+        "--given-game",
+        action="store_true",
+        help="each question asked with its set's game, as a judge gives it (kb ask --game)",
+    )
     parser.add_argument("--json", type=Path, help="write per-question results here")
     args = parser.parse_args(argv)
     paths = set_paths(args.sets)
-    results = run(args.db, paths, use_dense=not args.no_dense)
+    results = run(args.db, paths, use_dense=not args.no_dense, given_game=args.given_game)
     stages = tuple(s for s in args.stages.split(",") if s)
     out(f"{len(results)} answerable questions from {', '.join(p.name for p in paths)}; {args.db}")
+    if args.given_game:
+        out("(each question asked with its game given, as with kb ask --game)")
     if not any(r["dense_used"] for r in results):
         out("(no dense candidates: the database has no vectors, or --no-dense)")
     for line in report(results, args.by, stages):
