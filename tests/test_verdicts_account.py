@@ -84,3 +84,13 @@ def test_a_phrase_is_said_by_one_text_not_stitched_from_a_clause_and_a_heading(
     out = ask(conn, "Mình đi trước, lượt 1 vào Battle Phase đánh luôn được không?")
     assert out["answer"] is None
     assert out["not_covered"] == f"{UNSAID} “đi trước”."
+
+
+def test_the_action_reads_the_everyday_phrase_it_stands_in(conn: sqlite3.Connection) -> None:
+    """ "Rút bài" (draw a card) is the action draw: read whole, its "bài" (card) is no word
+    left for the clause to say. The rule that the player going first skips the first turn's
+    draw answers it."""
+    out = ask(conn, "FoW: người đi trước có được rút bài ở lượt đầu tiên không?")
+    assert out["answer"] is not None, out["not_covered"]
+    assert out["answer"]["verdict"] == "no"
+    assert "draw" in out["answer"]["ruling"].lower()

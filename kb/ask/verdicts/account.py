@@ -18,6 +18,7 @@ from ...lookups.timing import node_path
 from ...store.db import first, run
 from ...store.vocabulary import load_vocabulary
 from ..passes_asks import lexicon
+from ..question import Understood
 from . import passages, words
 from .common import Asked, Verdict, threshold
 from .curated import curated
@@ -61,7 +62,7 @@ def _read(asked: Asked, verdict: Verdict, held: set[str]) -> list[Span]:
             spans += [(t["start"], t["end"]), *_placing(conn, folded, t)]
     for action, action_cues in lexicon().actions_:
         if action == u.action:
-            spans += [(m.start(), m.end()) for m in action_cues.finditer(text)]
+            spans += [_phrase(u, folded, (m.start(), m.end())) for m in action_cues.finditer(text)]
     data = query_data()
     cues = [*data["conditions"]["implied"], *load_vocabulary(conn).games.get(u.game or "", [])]
     if verdict.kind == "card":
@@ -70,6 +71,13 @@ def _read(asked: Asked, verdict: Verdict, held: set[str]) -> list[Span]:
     if u.chain and any(lexicon().chain(b.get("quote") or "") for b in verdict.because):
         spans += [(m.start(), m.end()) for _, c in lexicon().chains for m in c.finditer(text)]
     return spans
+
+
+def _phrase(u: Understood, folded: str, span: Span) -> Span:
+    """The longest everyday phrase holding the word at ``span``, read whole with it ("rút bài"
+    is the action draw, its "bài" no word of its own); else the span."""
+    holding = [(at, at + len(k)) for k in u.expansions if 0 <= (at := folded.find(k)) <= span[0]]
+    return max([h for h in holding if span[1] <= h[1]] + [span], key=lambda h: h[1] - h[0])
 
 
 def _placed(conn: sqlite3.Connection, verdict: Verdict, held: set[str]) -> Callable[[str], bool]:
