@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -907,3 +909,27 @@ def test_a_ruling_for_a_question_naming_no_game_says_which_game_it_is_of(
     assert any("names no game" in w and game in w for w in a["warnings"])
     named = ask(conn, f"{question} (force of will)")["answer"]
     assert named is not None and not any("names no game" in w for w in named["warnings"])
+
+
+def test_the_game_of_the_event_is_set_once_in_the_environment(built_db: Path) -> None:
+    """A judge at a Lorcana event sets KB_GAME once: a question naming no game is answered from
+    that game's rules alone; --game still decides for one question; a game the knowledge base
+    does not hold is a one-line error that says where it came from."""
+    question = "does the starting player draw a card on their first turn?"
+
+    def ask_with(game: str, *args: str) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "KB_GAME": game}
+        cmd = [sys.executable, "-m", "kb", "ask", *args, "--db", str(built_db)]
+        return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
+
+    for game in ("lorcana", "fow"):
+        out = json.loads(ask_with(game, "--json", question).stdout)
+        assert {h["game"] for h in out["hits"]} == {game}
+    out = json.loads(ask_with("lorcana", "--json", "--game", "fow", question).stdout)
+    assert {h["game"] for h in out["hits"]} == {"fow"}
+    bad = ask_with("pokemon", question)
+    assert bad.returncode != 0 and bad.stdout == ""
+    assert bad.stderr.strip().splitlines() == [
+        "Error: unknown game 'pokemon' (the knowledge base holds: fow, lorcana, vanguard, "
+        "yugioh); the game comes from $KB_GAME"
+    ]

@@ -308,7 +308,12 @@ def search(
     epilog=f"A QUESTION over {limit_text('question')} is cut to that, and the answer says so."
 )
 @text_argument("question", capped=True)
-@click.option("--game", default="", help="Only this game: its id or an alias.")
+@click.option(
+    "--game",
+    default="",
+    envvar="KB_GAME",
+    help="Only this game: its id or an alias [default: $KB_GAME, else every game].",
+)
 @click.option("--lang", default="", help="Preferred language of the shown passages (en, vi, zh).")
 @click.option(
     "--limit",
@@ -328,9 +333,16 @@ def ask(
     """
     from . import render
 
+    source = click.get_current_context().get_parameter_source("game")
+
     def answer(kb: KnowledgeBase) -> AskResult:
         kb.check_language(lang)
-        return kb.ask(question, game=game, lang=lang, limit=limit)
+        try:
+            return kb.ask(question, game=game, lang=lang, limit=limit)
+        except KbError as exc:  # an unknown game: one set long ago is named, or it puzzles
+            if source != click.core.ParameterSource.ENVIRONMENT:
+                raise
+            raise KbError(f"{exc}; the game comes from $KB_GAME") from None
 
     result = _fetch(db_path, answer)
     click.echo(render.ask_output(result, as_json))

@@ -10,6 +10,7 @@ and kb.cli.render.ask_output, so they print the same thing.
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -54,7 +55,9 @@ def parse_ask(argv: list[str]) -> dict[str, Any] | None:
     """The options of a plain ``kb ask`` command line, or None when click must handle it."""
     if not argv or argv[0] != "ask":
         return None
-    opts: dict[str, Any] = {"db": None, "game": "", "lang": "", "limit": 5, "json": False}
+    # The game of the event a judge works at, set once ($KB_GAME), as click reads it too.
+    game = os.environ.get("KB_GAME", "")
+    opts: dict[str, Any] = {"db": None, "game": game, "lang": "", "limit": 5, "json": False}
     question: list[str] = []
     args = argv[1:]
     i = 0
@@ -109,8 +112,6 @@ def _ask(opts: dict[str, Any]) -> int | None:
         print(ask_output(result, opts["json"]), flush=True)
     except BrokenPipeError:
         # The reader went away (kb ask ... | head): not an error worth a traceback.
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     return 0 if result["confident"] else 1
