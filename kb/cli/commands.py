@@ -18,7 +18,7 @@ import click
 from ..api import KbError, KnowledgeBase
 from ..ask.limits import MAX_ASK_LIMIT
 from ..limits import cap, limit_text, limits
-from ..store.db import ENV_DB, default_db_path
+from ..store.db import ENV_DB, ENV_GAME, default_db_path
 
 if TYPE_CHECKING:
     from ..types import AskResult, SearchHit
@@ -311,8 +311,8 @@ def search(
 @click.option(
     "--game",
     default="",
-    envvar="KB_GAME",
-    help="Only this game: its id or an alias [default: $KB_GAME, else every game].",
+    envvar=ENV_GAME,
+    help=f"Only this game: its id or an alias [default: ${ENV_GAME}, else every game].",
 )
 @click.option("--lang", default="", help="Preferred language of the shown passages (en, vi, zh).")
 @click.option(
@@ -339,10 +339,10 @@ def ask(
         kb.check_language(lang)
         try:
             return kb.ask(question, game=game, lang=lang, limit=limit)
-        except KbError as exc:  # an unknown game: one set long ago is named, or it puzzles
+        except KbError as exc:  # an unknown game: one set in the environment long ago says so
             if source != click.core.ParameterSource.ENVIRONMENT:
                 raise
-            raise KbError(f"{exc}; the game comes from $KB_GAME") from None
+            raise KbError(f"{exc}; the game comes from ${ENV_GAME}") from None
 
     result = _fetch(db_path, answer)
     click.echo(render.ask_output(result, as_json))

@@ -55,8 +55,9 @@ def parse_ask(argv: list[str]) -> dict[str, Any] | None:
     """The options of a plain ``kb ask`` command line, or None when click must handle it."""
     if not argv or argv[0] != "ask":
         return None
-    # The game of the event a judge works at, set once ($KB_GAME), as click reads it too.
-    game = os.environ.get("KB_GAME", "")
+    from ..store.db import ENV_GAME
+
+    game = os.environ.get(ENV_GAME, "")
     opts: dict[str, Any] = {"db": None, "game": game, "lang": "", "limit": 5, "json": False}
     question: list[str] = []
     args = argv[1:]

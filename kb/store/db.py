@@ -17,6 +17,8 @@ from .fts import fts_query
 
 DEFAULT_DB = "kb.sqlite"
 ENV_DB = "KB_DB"
+# The game of the event a judge works at, set once (kb ask's default --game).
+ENV_GAME = "KB_GAME"
 
 
 class KbError(Exception):
