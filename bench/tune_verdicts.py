@@ -48,7 +48,6 @@ GRID = {
     "slack_from": [4, 5, 6, 99],
     "slack_passage_from": [3, 4, 5, 99],
     "min_condition_share": [0.4, 0.5, 0.6, 0.7],
-    "min_doubt_share": [0.2, 0.34, 0.5, 0.99],
     "min_qualifier_share": [0.34, 0.5, 0.67, 1.0],
     "clause_extra_words": [0, 1, 2],
     "account_slack_from": [4, 6, 8, 99],

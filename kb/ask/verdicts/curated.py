@@ -77,10 +77,9 @@ def curated() -> dict[str, Any]:
         # ("during the", "vào lúc").
         "qualifiers": tuple(qualifiers),
         "placing": tuple({fold(w) for w in times if isinstance(w, str)} | qualifiers),
-        # Counting: concepts too general to tell two counts apart, words making a number a
-        # difference ("1500 more ATK than"), prefixes negating a qualifier ("non-basic").
+        # Counting: concepts too general to tell two counts apart, prefixes negating a
+        # qualifier ("non-basic").
         "generic": frozenset(f"term:{t}" for t in counting["generic"]),
-        "comparatives": frozenset(stem(fold(w)) for w in counting["comparatives"]),
         "negated": re.compile(rf"\b(?:{prefixes})(\w+)"),
         "count_skip": frozenset(stopwords()) | cue_words(),
     }

@@ -140,8 +140,6 @@ def best(asked: Asked) -> list[dict[str, Any]]:
     of no known game."""
     u = asked.u
     game = u.game or u.game_hint or ""
-    if not game:
-        return []
     found = [_in_edition(asked.conn, p, u) for p in top(asked) if p["game"] == game]
     return [p for p in found if p and says_all(asked.conn, p, asked.required)]
 

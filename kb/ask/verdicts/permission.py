@@ -40,7 +40,6 @@ class _Question:
         self.conn, self.cards, self.known, self.chain = asked.conn, cards, known, u.chain
         self.named = {c["id"] for c in u.cards}  # the cards the question names itself
         self.stems = asked.stems
-        self.narrowed = not u.cards and _narrowed(u)  # "a Quick-Play Spell that only boosts ATK"
         self.members: dict[str, set[str]] = {}
         self.facts: dict[str, list[Fact]] = {}
 
@@ -102,9 +101,7 @@ def _by_class(q: _Question, node: str) -> Decision | None:
     allow = [f for f in said if f["modality"] in _ALLOW and q.holds(f)]
     deny = [f for f in said if f["modality"] == "cannot" and q.holds(f)]
     if not all(q.holds(f, every=True) for f in allow + deny):
-        # For some of the cards asked about: it depends, unless the question narrows the class.
-        if q.narrowed:
-            return None
+        # For some of the cards asked about: it depends.
         return Decision("depends", allow + deny, node, narrate("on_the_card"))
     if allow and deny:
         return Decision("conflict", allow + deny, node)
@@ -203,14 +200,6 @@ def _named_subject(u: Understood) -> dict[str, Any] | None:
     return before[-1] if before else inside[0]
 
 
-def _narrowed(u: Understood) -> bool:
-    """Words right after the class asked about narrow it ("that only boosts ATK")."""
-    if not u.classes:
-        return False
-    rest = fold(u.text)[u.classes[0]["start"] + len(u.classes[0]["text"]) :].split()
-    return bool(rest) and rest[0] in {fold(w) for w in query_data()["classes"]["narrowing"]}
-
-
 def _bare(u: Understood) -> bool:
     """The question names a card or class, a moment and nothing else ("Shrink at damage calc,
     ok?"): it asks whether the card may be activated then."""
@@ -220,13 +209,6 @@ def _bare(u: Understood) -> bool:
     return not u.terms and all(w in allowed for w in u.words)
 
 
-def _supposes(text: str) -> bool:
-    """The question sets out a situation before it asks (a sentence or a condition)."""
-    sentences = [s for s in re.split(r"(?<=[.!。！])\s+", text.strip()) if s.strip()]
-    asking = sentences[-1] if sentences else text
-    return len(sentences) > 1 or lexicon().split_condition(asking) is not None
-
-
 def yes_no(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """Can the card or class asked about be activated at the moment asked about?"""
     subject = _named_subject(u)
@@ -234,8 +216,6 @@ def yes_no(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | N
     action = u.action or ("activate" if (u.cards or u.classes) and _bare(u) else "")
     if not subject or not nodes or u.unresolved or action not in ("activate", "chain"):
         return None
-    if u.modality != "can" and _supposes(u.text):
-        return None  # "X attacks .... Does its effect activate?": whether its condition is met
     if subject["is"] == "card":
         known = bool(column(conn, "card_classes_of", card=subject["id"]))
         cards, name = {subject["id"]}, subject["name"]

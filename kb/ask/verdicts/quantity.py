@@ -24,7 +24,7 @@ from ..question import Understood
 from . import passages
 from .common import Asked, Fact, Verdict, because, threshold
 from .curated import curated
-from .words import other_kind, stems
+from .words import stems
 
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _CONCEPTS = ("term:", "class:", "card:")
@@ -137,8 +137,6 @@ def _qualified(fact: Fact, u: Understood, asked: set[str]) -> bool:
         plain = re.search(rf"(?<![\w-]){re.escape(m.group(1))}\b", question)
         if plain and m.group() not in question:
             return False
-    if other_kind(u.text, fact["condition"], curated()["count_skip"]):
-        return False
     return len(rest & asked) >= threshold("min_qualifier_share") * len(rest)
 
 
@@ -153,13 +151,9 @@ def _counts(fact: Fact, counted: set[str], asked: set[str]) -> bool:
     unit, said = fact["unit"], words(fact["condition"])
     if unit in counted or _name(unit) in {_name(c) for c in counted} - {""}:  # a class: its term
         return True
-    if fact["subject"] in counted and not unit.startswith(_CONCEPTS):
-        return True  # "Spell Speed 3": said of it (but "a trigger ... 5000 power" counts power)
     counted_words = {c.partition(":")[2] for c in counted if c.startswith("word:")}
     if unit.startswith("word:") and {stem(w) for w in said[:_NOUN_PHRASE]} & counted_words:
         return True  # "one master rune card" counts master runes
-    if unit not in curated()["generic"]:
-        return False
     for concept in counted:
         named = {stem(w) for w in re.split(r"[-\s]+", concept.partition(":")[2]) if w}
         if concept.startswith("term:") and named and named <= {stem(w) for w in said}:
@@ -232,8 +226,6 @@ def _about(
     it is said of or named in its own clause or the passage's section."""
     subject = fact["subject"]
     if subject.startswith("card:") and subject not in {c for _, c in found}:
-        return False
-    if fact["unit"].partition(":")[2] in curated()["comparatives"]:
         return False
     held = stems(fact["outcome"] or fact["quote"]) | around
     return all(subject == c or asked.forms.named(c, held) for c in wanted)

@@ -111,7 +111,7 @@ def _counts(conn: sqlite3.Connection, u: Understood, classes: list[dict[str, Any
 
 def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """Yes or no, read from the clause of the best passages that states the question."""
-    if u.unresolved or _asked_negation(u.text, u.lang):
+    if _asked_negation(u.text, u.lang):
         return None
     if _counts(conn, u, u.classes):
         return None  # "more than once", "2 copies": a count, which no modality weighs
@@ -120,19 +120,8 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
     readings = []
     for p in passages.top(asked):
         mine, stating = passages.stating(conn, p, asked.required)
-        # A clause under a condition the question states may be the exception it is about
-        # ("However, if this is the first turn ..."): the unconditioned ones are not safe.
         topic = next((_ids(f["concepts"]) for f in mine if _ids(f["concepts"])), set())
-        doubt = any(
-            passages.condition_share(f, asked.said, u.text) >= threshold("min_doubt_share")
-            # ... and says something of what is asked, its condition aside
-            and _reading({**f, "condition": ""}, asked, topic)
-            for f in stating
-            if f["condition"]
-        )
         for fact in stating:
-            if doubt and not fact["condition"]:
-                continue
             verdict = _reading(fact, asked, topic)
             if verdict:
                 readings.append((fact, verdict))

@@ -67,8 +67,6 @@ def _answer(asked: Asked, p: dict[str, Any], asking: list[set[str]]) -> tuple[st
         time = _time_of(fact["outcome"] if lexicon().time_phrase(fact["outcome"]) else clause)
         if _points_back(time):
             continue  # "during this time": the time is named before
-        if fact["limits"] and (time or fact["condition"]):
-            continue  # an exception may bound the time the clause says, not its rule's moment
         if time and _question_share(time, u.text) < 1:  # the question's own "until end of turn"
             return time, fact
         if (

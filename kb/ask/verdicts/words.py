@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Iterable, Sequence
-from collections.abc import Set as AbstractSet
 from typing import Any
 
 from ingest.text import CJK_RUN, fold, stem, words
@@ -281,29 +280,3 @@ def plain(required: list[set[str]]) -> list[set[str]]:
         for r in required
         if all("|" not in a for a in r) and (len(r) == 1 or frozenset(r) in groups)
     ]
-
-
-def other_kind(question: str, clause: str, skip: AbstractSet[str]) -> bool:
-    """The clause speaks of another kind of a thing the question names ("heal triggers" for
-    "critical trigger"): a word both hold is narrowed by a different word before it in each,
-    which the other text lacks. ``skip``: words that narrow nothing."""
-    asked, said = _before_each(question, skip), _before_each(clause, skip)
-    asked_all, said_all = stems(question), stems(clause)
-    return any(
-        mine not in said_all and theirs not in asked_all
-        for shared in asked.keys() & said.keys()
-        for mine in asked[shared]
-        for theirs in said[shared]
-        if mine != theirs
-    )
-
-
-def _before_each(text: str, skip: AbstractSet[str]) -> dict[str, set[str]]:
-    """Each content word's stem to the stems of the content words right before it."""
-    tokens = words(fold(text))
-    out: dict[str, set[str]] = {}
-    for before, word in zip(tokens, tokens[1:], strict=False):
-        if before in skip or word in skip or not before.isalpha() or len(before) < 2:
-            continue
-        out.setdefault(stem(word), set()).add(stem(before))
-    return out
