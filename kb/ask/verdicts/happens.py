@@ -96,8 +96,6 @@ def _thing_asked(text: str) -> set[str]:
 
 def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """What happens, by the first best passages that say it, when the first two agree."""
-    if len(asked.required) < 2:
-        return None
     about_thing = _thing_asked(u.text)
     found = [f for p in passages.best(asked) if (f := _answer(asked, p, about_thing))]
     if not found or len({fold(_outcome(f)) for f in found[:2]}) != 1:

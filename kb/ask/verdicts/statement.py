@@ -115,8 +115,6 @@ def modal_sentence(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Ver
         return None
     if _counts(conn, u, u.classes):
         return None  # "more than once", "2 copies": a count, which no modality weighs
-    if len(asked.required) < 2:
-        return None  # too little said to find the clause that says it
     readings = []
     for p in passages.top(asked):
         mine, stating = passages.stating(conn, p, asked.required)

@@ -145,8 +145,6 @@ def _asking_words(asked: Asked) -> list[set[str]]:
 
 def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """When the thing asked happens, by the first passages that state it."""
-    if len(asked.required) < 2 and not u.cards:
-        return None
     asking = _asking_words(asked)
     answers = [a for p in passages.best(asked) if (a := _answer(asked, p, asking))]
     if not answers:

@@ -256,9 +256,7 @@ def _unread_pieces(folded: str, spans: list[Required]) -> list[tuple[int, str]]:
 
 def _narrowing_at(u: Understood, tokens: list[tuple[int, str]], skip: set[str]) -> set[int]:
     """The positions of the content words (at most two) right before a glossary term of the
-    question. English word order only: Vietnamese puts a modifier after its noun."""
-    if u.lang != "en":
-        return set()
+    question."""
     starts = {t["start"] for t in u.terms if "start" in t}
     # No function word, nor a count ("normal two-player game"), nor a term's own word.
     term = [start in starts for start, _ in tokens] + [False, False]
