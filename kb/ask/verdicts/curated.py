@@ -39,7 +39,6 @@ def curated() -> dict[str, Any]:
     pronouns = _alternation([w for ws in data["pronouns"].values() for w in ws])
     openers = "|".join(re.escape(fold(w)) for w in query["pronoun_openers"]["words"])
     referring = "|".join(re.escape(w) for ws in data["referring"].values() for w in ws)
-    pairs = [(fold(a), fold(b)) for a, b in data["opposites"]["pairs"]]
     passive = "|".join(re.escape(w) for w in data["voice"]["passive_before"])
     implied = query["conditions"]["implied"]
     qualifiers = {fold(c) for cues in query["qualifiers"].values() for c in cues}
@@ -66,9 +65,7 @@ def curated() -> dict[str, Any]:
         },
         "pronoun": re.compile(rf"^\W*(?:(?:{openers})\s+)*(?:{pronouns})(?!\w)"),
         "referring": re.compile(rf"\s*(?<!\w)(?:{referring})(?!\w)", re.IGNORECASE),
-        # Opposites, both ways ("face-up", "face-down"); the stems of words any question
-        # supposes ("player").
-        "opposites": [*pairs, *((b, a) for a, b in pairs)],
+        # The stems of words any question supposes ("player").
         "implied": frozenset(stem(w) for phrase in implied for w in words(fold(phrase))),
         # A verb done to its subject ("being challenged"), and done by it ("challenging").
         "passive": re.compile(rf"(?<!\w)(?:{passive})\s+(\w+ed)(?!\w)"),

@@ -47,8 +47,7 @@ def _answer(asked: Asked, p: dict[str, Any], about_thing: set[str]) -> Fact | No
         if f["modality"] in _STATES
         and not f["limits"]
         and f["outcome"].strip()
-        and passages.condition_share(f, asked.stems, asked.u.text)
-        >= threshold("min_condition_share")
+        and passages.condition_share(f, asked.stems) >= threshold("min_condition_share")
     ]
     # A clause under the condition the question describes says what happens then; else, of
     # "what happens to unused will", the plain statement naming the thing.

@@ -12,7 +12,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from ingest.sentences import split_sentences
-from ingest.text import fold, stem
+from ingest.text import stem
 
 from ...lexicon.words import stopwords
 from ...store.db import first, run
@@ -91,18 +91,9 @@ def answering(clause: str, around: set[str], required: list[set[str]]) -> bool:
     return 2 * held >= len(required) and words.all_but_one(missing, required, slack_from)
 
 
-def condition_share(
-    fact: dict[str, Any], asked_stems: AbstractSet[str], asked_text: str = ""
-) -> float:
-    """How much of the fact's condition the question states (1.0 without one; 0.0 when it
-    says the opposite: "face-up" for "face-down")."""
-    said, asked = fold(fact["condition"]), fold(asked_text)
-    opposites, implied = curated()["opposites"], curated()["implied"]
-    for x, y in opposites if asked_text else []:
-        if _has_word(said, x) and _has_word(asked, y) and not _has_word(asked, x):
-            return 0.0
-    if asked_text and voice_reversed(said, asked):
-        return 0.0
+def condition_share(fact: dict[str, Any], asked_stems: AbstractSet[str]) -> float:
+    """How much of the fact's condition the question states (1.0 without one)."""
+    implied = curated()["implied"]
     condition = words.content(fact["condition"], set(stopwords())) - (implied - asked_stems)
     return len(condition & asked_stems) / len(condition) if condition else 1.0
 
@@ -113,10 +104,6 @@ def voice_reversed(said: str, asked: str) -> bool:
     doing = {stem(m.group(1)) for m in curated()["active"].finditer(said)}
     done = {stem(m.group(1)) for m in curated()["passive"].finditer(asked)}
     return bool(doing & done - {stem(m.group(1)) for m in curated()["active"].finditer(asked)})
-
-
-def _has_word(text: str, phrase: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text) is not None
 
 
 def asking_sentence(text: str) -> str:

@@ -28,8 +28,6 @@ from .words import stems
 
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _CONCEPTS = ("term:", "class:", "card:")
-# How many words after a number name what it counts ("one master rune card").
-_NOUN_PHRASE = 3
 
 
 def _concepts(asked: Asked) -> list[tuple[int, str]]:
@@ -151,9 +149,6 @@ def _counts(fact: Fact, counted: set[str], asked: set[str]) -> bool:
     unit, said = fact["unit"], words(fact["condition"])
     if unit in counted or _name(unit) in {_name(c) for c in counted} - {""}:  # a class: its term
         return True
-    counted_words = {c.partition(":")[2] for c in counted if c.startswith("word:")}
-    if unit.startswith("word:") and {stem(w) for w in said[:_NOUN_PHRASE]} & counted_words:
-        return True  # "one master rune card" counts master runes
     for concept in counted:
         named = {stem(w) for w in re.split(r"[-\s]+", concept.partition(":")[2]) if w}
         if concept.startswith("term:") and named and named <= {stem(w) for w in said}:

@@ -41,7 +41,7 @@ def _reading(fact: dict[str, Any], asked: Asked, topic: set[str]) -> str:
     """The verdict a statement fact gives the question, or "". ``topic``: the concepts the rule
     opens with ("it")."""
     u, said, asked_stems, skip = asked.u, fact["modality"], asked.said, asked.skip
-    share = passages.condition_share(fact, asked_stems, u.text)
+    share = passages.condition_share(fact, asked_stems)
     if fact["limits"] or share < threshold("min_condition_share"):
         return ""
     ids = [*(t["term"] for t in u.terms), *(c["id"] for c in u.cards)]
