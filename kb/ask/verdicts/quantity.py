@@ -123,8 +123,7 @@ def _newest(facts: list[Fact]) -> list[Fact]:
 
 def _qualified(fact: Fact, u: Understood, asked: set[str]) -> bool:
     """The question states what qualifies the fact's count ("with the same name"), not a
-    prefix negating it ("non-basic magic stone") nor another kind ("cards that are heal
-    triggers" are no count of critical triggers)."""
+    prefix negating it ("non-basic magic stone")."""
     said = {stem(w) for w in words(fact["condition"]) if w not in stopwords() and not w.isdigit()}
     data = query_data()["quantity"]
     measure = {stem(fold(w)) for w in [*data["counts"], *data["numbers"]]}
@@ -144,8 +143,8 @@ def _name(concept: str) -> str:
 
 
 def _counts(fact: Fact, counted: set[str], asked: set[str]) -> bool:
-    """The fact counts what the question counts: in its unit, or in a general one qualified by
-    it ("4 cards that are heal triggers" counts heal triggers)."""
+    """The fact counts what the question counts: in its unit, or in one its condition
+    qualifies by it ("4 cards that are heal triggers" counts heal triggers)."""
     unit, said = fact["unit"], words(fact["condition"])
     if unit in counted or _name(unit) in {_name(c) for c in counted} - {""}:  # a class: its term
         return True
@@ -216,9 +215,9 @@ def _matching(asked: Asked, counted: set[str] | None = None) -> tuple[list[Fact]
 def _about(
     fact: Fact, found: list[tuple[int, str]], wanted: set[str], asked: Asked, around: set[str]
 ) -> bool:
-    """The number is said of no other card than the question names, is no difference ("1500
-    more ATK than Blue-Eyes"), and each concept the question names (but what it counts) is what
-    it is said of or named in its own clause or the passage's section."""
+    """The number is said of no other card than the question names, and each concept the
+    question names (but what it counts) is what it is said of or named in its own clause or
+    the passage's section."""
     subject = fact["subject"]
     if subject.startswith("card:") and subject not in {c for _, c in found}:
         return False
