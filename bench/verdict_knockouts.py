@@ -14,6 +14,12 @@ re-runs ``kb.ask.verdicts.decide`` only, in a copy of the package (about 15 s fo
 questions). The fresh held-out set (bench/retrieval.py FRESH) is never read.
 
     python bench/verdict_knockouts.py [--db kb.sqlite] [--cache FILE] [--jobs 2] [--only FILE]
+                                      [--branches]
+
+``--branches`` switches the rest instead: every other ``if`` (never taken; always taken too
+when it has an ``else``) and every filter of a comprehension (always passing), and each
+operand of their tests: what a branch that adds a reading, or a filter that narrows one,
+earns.
 
 It prints one line per knockout: the guard's file and line (and operand), then right answers
 lost and gained and wrong answers removed and added, over all the sets; then the guards whose
@@ -86,31 +92,54 @@ def decide_all(db: str, cache: str) -> None:
             print(f"{outcome} {name} {q['id']} {verdict.verdict if verdict else None!r}")
 
 
-def guards(path: Path) -> list[tuple[int, int | None]]:
-    """(line, operand) of each guard of a module; operand None: the whole test."""
-    out: list[tuple[int, int | None]] = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        exits = (ast.Return, ast.Continue, ast.Break)
-        if isinstance(node, ast.If) and len(node.body) == 1 and isinstance(node.body[0], exits):
-            out.append((node.lineno, None))
-            if isinstance(node.test, ast.BoolOp):
-                out += [(node.lineno, k) for k in range(len(node.test.values))]
+Switch = tuple[int, int, str]  # (line, node's place in ast.walk, what is switched)
+
+
+def _tests(node: ast.AST) -> list[tuple[str, ast.expr]]:
+    """The tests a node holds: an ``if``'s, and each filter of a comprehension."""
+    if isinstance(node, ast.If):
+        return [("", node.test)]
+    if isinstance(node, ast.comprehension):
+        return [(f"filter {k} ", test) for k, test in enumerate(node.ifs)]
+    return []
+
+
+def switches(path: Path, branches: bool = False) -> list[Switch]:
+    """What can be switched off in a module: each guard (an ``if`` whose body only returns,
+    continues or breaks) and each operand of its ``and`` / ``or``; with ``branches``, instead,
+    every other ``if`` (never taken, and always taken when it has an ``else``) and every
+    filter of a comprehension (always passing), with their operands."""
+    out: list[Switch] = []
+    exits = (ast.Return, ast.Continue, ast.Break)
+    for place, node in enumerate(ast.walk(ast.parse(path.read_text(encoding="utf-8")))):
+        guard = isinstance(node, ast.If) and len(node.body) == 1 and isinstance(node.body[0], exits)
+        if guard == branches:
+            continue
+        line = getattr(node, "lineno", getattr(getattr(node, "target", None), "lineno", 0))
+        for prefix, test in _tests(node):
+            out.append((line, place, prefix + ("never" if isinstance(node, ast.If) else "always")))
+            if isinstance(node, ast.If) and node.orelse:
+                out.append((line, place, "always"))
+            if isinstance(test, ast.BoolOp):
+                out += [(line, place, f"{prefix}operand {k}") for k in range(len(test.values))]
     return out
 
 
-def _in_order(guard: tuple[int, int | None]) -> tuple[int, int]:
-    return guard[0], -1 if guard[1] is None else guard[1]
-
-
-def knocked_out(source: str, line: int, operand: int | None) -> str:
-    """The module with the guard at ``line`` never holding (an operand made neutral)."""
+def knocked_out(source: str, place: int, what: str) -> str:
+    """The module with one switch turned: a test made constant, or an operand neutral."""
     tree = ast.parse(source)
-    node = next(n for n in ast.walk(tree) if isinstance(n, ast.If) and n.lineno == line)
-    if operand is None:
-        node.test = ast.Constant(False)
+    node = list(ast.walk(tree))[place]
+    words = what.split()
+    ifs = getattr(node, "ifs", [])
+    k = int(words[1]) if words[0] == "filter" else None
+    test = node.test if k is None else ifs[k]  # type: ignore[attr-defined]
+    if len(words) > 1 and words[-2] == "operand":
+        assert isinstance(test, ast.BoolOp)
+        test.values[int(words[-1])] = ast.Constant(isinstance(test.op, ast.And))
+    elif k is None:
+        node.test = ast.Constant(words[-1] == "always")  # type: ignore[attr-defined]
     else:
-        assert isinstance(node.test, ast.BoolOp)
-        node.test.values[operand] = ast.Constant(isinstance(node.test.op, ast.And))
+        ifs[k] = ast.Constant(True)
     return ast.unparse(ast.fix_missing_locations(tree))
 
 
@@ -130,6 +159,9 @@ def main() -> int:
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "kb-ko.pkl")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", help="one module of kb/ask/verdicts, e.g. quantity.py")
+    parser.add_argument(
+        "--branches", action="store_true", help="the other ifs and comprehension filters"
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(REPO))
     if not args.cache.exists():
@@ -143,22 +175,22 @@ def main() -> int:
     if base is None:
         raise SystemExit("the verdicts do not run unchanged")
     modules = [PACKAGE / args.only] if args.only else sorted(PACKAGE.glob("*.py"))
-    cases = [(m, line, k) for m in modules for line, k in sorted(guards(m), key=_in_order)]
+    cases = [(m, *switch) for m in modules for switch in switches(m, args.branches)]
     free = list(roots)
 
-    def one(case: tuple[Path, int, int | None]) -> str:
-        module, line, operand = case
+    def one(case: tuple[Path, int, int, str]) -> str:
+        module, line, place, what = case
         root = free.pop()
         target = root / module.relative_to(REPO)
         try:
-            target.write_text(knocked_out(module.read_text(encoding="utf-8"), line, operand))
+            target.write_text(knocked_out(module.read_text(encoding="utf-8"), place, what))
             now = run_copy(root, args.db, args.cache)
         finally:
             shutil.copy(module, target)
             free.append(root)
-        where = f"{module.name}:{line}" + ("" if operand is None else f" operand {operand}")
+        where = f"{module.name}:{line} {what}"
         if now is None:
-            return f"{where:<28} fails without it"
+            return f"{where:<40} fails without it"
         lost, gained = base - now, now - base
         counts = [
             sum(x.startswith(kind) for x in changed)
@@ -170,7 +202,7 @@ def main() -> int:
             )
         ]
         free_of_cost = "  <- earns nothing" if counts[0] == counts[3] == 0 else ""
-        return f"{where:<28} right -{counts[0]} +{counts[1]}  wrong -{counts[2]} +{counts[3]}" + (
+        return f"{where:<40} right -{counts[0]} +{counts[1]}  wrong -{counts[2]} +{counts[3]}" + (
             free_of_cost
         )
 
