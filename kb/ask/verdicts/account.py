@@ -100,24 +100,21 @@ def _placed(conn: sqlite3.Connection, verdict: Verdict, held: set[str]) -> Calla
 
 
 def _placing(conn: sqlite3.Connection, folded: str, moment: dict[str, Any]) -> list[Span]:
-    """The words placing something at a moment: read with it, but a qualifier its name lacks
-    ("at the start of" the Battle Step), left for the clause to say."""
-    start, end = moment["start"], moment["end"]
+    """The words before a moment placing something at it ("during"): read with it, but a
+    qualifier its name lacks ("at the start of" the Battle Step), left for the clause to say."""
+    start = moment["start"]
     names = " ".join(r["key"] for r in load_vocabulary(conn).timing if r["node"] == moment["node"])
     before = folded[:start].rstrip()
     while (last := re.search(r"\w+$", before)) and last.group() in stopwords():
         before = before[: last.start()].rstrip()  # "before the Damage Step"
-    after = folded[end:]
-    qualifiers, cues = curated()["qualifiers"], curated()["placing"]
-    out = []
-    for cue in cues:
-        if any(_whole(q, cue) and not _whole(q, names) for q in qualifiers):
-            continue
-        if _whole(cue, before[-len(cue) - 1 :]) and before.endswith(cue):
-            out.append((len(before) - len(cue), start))
-        if _whole(cue, after.lstrip())[:1] == [(0, len(cue))]:
-            out.append((end, end + len(after) - len(after.lstrip()) + len(cue)))
-    return out
+    qualifiers = curated()["qualifiers"]
+    return [
+        (len(before) - len(cue), start)
+        for cue in curated()["placing"]
+        if not any(_whole(q, cue) and not _whole(q, names) for q in qualifiers)
+        and _whole(cue, before[-len(cue) - 1 :])
+        and before.endswith(cue)
+    ]
 
 
 def _whole(cue: str, text: str) -> list[Span]:

@@ -45,7 +45,6 @@ def _answer(asked: Asked, p: dict[str, Any], about_thing: set[str]) -> Fact | No
         f
         for f in stating
         if f["modality"] in _STATES
-        and not f["limits"]
         and f["outcome"].strip()
         and passages.condition_share(f, asked.stems) >= threshold("min_condition_share")
     ]

@@ -13,7 +13,6 @@ from ingest.text import fold
 from ...lexicon.words import query_data, stopwords
 from ...lookups.labels import narrate
 from ...store.db import first, run
-from ...store.vocabulary import load_vocabulary
 from ..passes_asks import lexicon
 from ..question import Understood
 from . import passages, words
@@ -127,20 +126,15 @@ def _base(when: str) -> str:
 
 def _asking_words(asked: Asked) -> list[set[str]]:
     """The required words of the asking sentence after a situation ("... When does it get put
-    on the Updraft?"), but the moments it names; none for a question of one sentence."""
+    on the Updraft?"), but the moments and terms it names; none for a question of one sentence."""
     conn, u = asked.conn, asked.u
     folded = fold(u.text)
     at = folded.rfind(fold(passages.asking_sentence(u.text)))
     if at <= 0 or len(folded[:at].split()) < _SITUATION_WORDS:
         return []
-    # A moment, or a term that names one ("the Damage Step")
-    names = {row["key"] for row in load_vocabulary(conn).timing}
-    moments = [
-        (t["start"], t["end"])
-        for t in [*u.timing, *u.terms]
-        if "start" in t and ("node" in t or folded[t["start"] : t["end"]] in names)
-    ]
-    return words.required_words(conn, u, apart=[(0, at), *moments])
+    # Not the moments and terms it names: the passages were found by them
+    named = [(t["start"], t["end"]) for t in [*u.timing, *u.terms] if "start" in t]
+    return words.required_words(conn, u, apart=[(0, at), *named])
 
 
 def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:

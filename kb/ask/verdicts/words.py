@@ -134,14 +134,10 @@ def required_spans(
     # The question folded, its clitics ("can't"), the games it names and ``apart`` blanked:
     # positions stay the question's.
     folded = curated()["clitic"].sub(lambda m: " " * len(m.group()), fold(u.corrected or u.text))
-    games, as_words = _game_mentions(conn, folded, forms)
-    for start, end in [*apart, *games]:
+    for start, end in [*apart, *_game_mentions(conn, folded)]:
         folded = folded[:start] + " " * (end - start) + folded[end:]
     spans = _named(conn, u, folded, forms)
     out = [span for span in spans if span[2]]
-    for span in as_words:
-        if all(span[2] != other[2] for other in out):
-            out.append(span)
     skip = skipped(conn)
     narrowing = _narrowing_at(u, _script_words(folded), skip)
     for start, word in _unread_pieces(folded, spans):
@@ -206,28 +202,21 @@ def _term_forms(conn: sqlite3.Connection) -> dict[str, list[str]]:
     return forms
 
 
-def _game_mentions(
-    conn: sqlite3.Connection, folded: str, forms: dict[str, list[str]]
-) -> tuple[list[tuple[int, int]], list[Required]]:
-    """Where the question names a game, and the game names standing for a word of its rules
-    as that term's ways of writing: "vanguard" is the game where a game is named (opening
-    the question, before a colon, after "in"), else the word ("vanguard: I have no vanguard")."""
+def _game_mentions(conn: sqlite3.Connection, folded: str) -> list[tuple[int, int]]:
+    """Where the question names a game: "vanguard" is the game where a game is named (opening
+    the question, before a colon, after "in") or no term is written so; else a word of its
+    rules ("vanguard: I have no vanguard"), read as any other."""
     vocabulary = load_vocabulary(conn)
     aliases = {a for names in vocabulary.games.values() for a in names}
-    terms_of: dict[str, set[str]] = {}
-    for row in vocabulary.terms:
-        terms_of.setdefault(row["key"], set()).add(row["term"])
-    spans, as_words = [], []
+    terms = {row["key"] for row in vocabulary.terms}
     after_words = tuple(f" {fold(w)}" for w in query_data()["game_named_after"]["words"])
+    spans = []
     for m in cue_pattern(tuple(sorted(aliases))).finditer(folded):
         before, after = folded[: m.start()].rstrip(), folded[m.end() :].lstrip()
         naming = not before.strip(" -([") or after.startswith((":", ")"))
-        texts = [text for term in terms_of.get(m.group(), ()) for text in forms.get(term, [])]
-        if naming or before.endswith(after_words) or m.group() not in terms_of:
+        if naming or before.endswith(after_words) or m.group() not in terms:
             spans.append((m.start(), m.end()))
-        elif texts:
-            as_words.append((m.start(), m.end(), alternatives([m.group(), *texts])))
-    return spans, as_words
+    return spans
 
 
 def _script_words(folded: str) -> list[tuple[int, str]]:
