@@ -623,6 +623,32 @@ def test_a_count_of_a_narrower_kind_or_a_threshold_is_no_answer(conn: sqlite3.Co
     assert verdict("What life total does each player start a Force of Will game with?") != "0"
 
 
+def test_a_number_of_what_the_question_states_is_no_count(conn: sqlite3.Connection) -> None:
+    """The 2005 rules say "4 stars or below monster cards can be summoned directly": asked how
+    many monsters a 7-star (or 5-star) monster needs as tributes, that 4 counts stars, the
+    question's own qualifier, not monsters."""
+
+    def verdict(question: str) -> str | None:
+        return (ask(conn, question)["answer"] or {}).get("verdict")
+
+    assert (
+        verdict("2005 rules: how many monsters must I tribute to normal summon a 7 star monster?")
+        != "4"
+    )
+    assert verdict("how many monsters do i tribute for a 5 star monster") != "4"
+    assert verdict("游戏王2005：召唤7星怪兽要解放几只怪兽") != "4"
+    # What a number is of, read in the question's own words or its everyday phrases.
+    from kb.ask.understand import understand
+    from kb.ask.verdicts.quantity import _stated_units
+    from kb.store.vocabulary import load_vocabulary
+
+    def units(question: str) -> set[str]:
+        return _stated_units(understand(conn, question, load_vocabulary(conn)))
+
+    assert {"star", "level"} <= units("召唤7星怪兽要解放几只怪兽")
+    assert units("a 40-card main deck") == {"card"}
+
+
 def test_a_minimum_is_no_answer_to_a_maximum(conn: sqlite3.Connection) -> None:
     """Lorcana's hand rule says there is no maximum and that a hand "can't have fewer than 0
     cards": asked for the hand's upper limit, that 0 is no answer; the maximum a rule states

@@ -137,6 +137,20 @@ def _qualified(fact: Fact, u: Understood, asked: set[str]) -> bool:
     return len(rest & asked) >= threshold("min_qualifier_share") * len(rest)
 
 
+def _stated_units(u: Understood) -> set[str]:
+    """What the question's own numbers are numbers of, as stems ("7星": stars and levels, by
+    its everyday phrases): a qualifier of what it counts ("tributes for a 7-star monster"),
+    never a count of it."""
+    folded = fold(u.text)
+    units = set()
+    for m in re.finditer(r"\d+[\s-]*(\w+)", folded):
+        at, word = m.start(1), m.group(1)
+        said = [k for k in u.expansions if folded.startswith(k, at)]
+        texts = [w for k in said for w in u.expansions[k]] or [word]
+        units |= {stem(w) for text in texts for w in words(fold(text))}
+    return units
+
+
 def _name(concept: str) -> str:
     """A concept's name without its kind or its number ("Spell Speed 3")."""
     return re.sub(r"-\d+$", "", concept.partition(":")[2]) if concept.startswith(_CONCEPTS) else ""
@@ -166,14 +180,22 @@ def _matching(asked: Asked, counted: set[str] | None = None) -> tuple[list[Fact]
     versions = passages.named_versions(u.text)
     facts = _newest([f for f in facts if not versions or f["version"] in versions])
     found = _concepts(asked)
+    # What the question's own numbers are of qualifies what its cue counts, and is no count
+    # of it ("4 stars or below monster cards", asked how many monsters a 7-star one tributes).
+    qualifiers = _stated_units(u) if counted is None else set()
     counted = _counted(u, found) if counted is None else counted
+    qualifiers -= {c.partition(":")[2] for c in counted}
     names = {_name(c) for c in counted} - {""}
     wanted = {c for _, c in found if _name(c) not in names} - curated()["generic"] - counted
     typed = words(fold(u.text))
     asked_stems = {stem(w) for w in typed} | {stem(u.corrections.get(w, w)) for w in typed}
     asked_stems |= asked.forms.stems(c for _, c in found)
     if counted:
-        facts = [f for f in facts if _counts(f, counted, asked_stems)]
+        facts = [
+            f
+            for f in facts
+            if _counts(f, counted, asked_stems) and f["unit"].partition(":")[2] not in qualifiers
+        ]
     else:
         # Nothing named is counted: a number in a condition is a threshold, no value ("If a
         # player has a life total of 0 or below" says nothing of the starting life); a number
