@@ -156,10 +156,13 @@ def _name(concept: str) -> str:
     return re.sub(r"-\d+$", "", concept.partition(":")[2]) if concept.startswith(_CONCEPTS) else ""
 
 
-def _counts(fact: Fact, counted: set[str], asked: set[str]) -> bool:
+def _counts(fact: Fact, counted: set[str], asked: set[str], qualifiers: set[str]) -> bool:
     """The fact counts what the question counts: in its unit, or in one its condition
-    qualifies by it ("4 cards that are heal triggers" counts heal triggers)."""
+    qualifies by it ("4 cards that are heal triggers" counts heal triggers); not in a unit
+    that qualifies it (``qualifiers``)."""
     unit, said = fact["unit"], words(fact["condition"])
+    if unit.partition(":")[2] in qualifiers:
+        return False
     if unit in counted or _name(unit) in {_name(c) for c in counted} - {""}:  # a class: its term
         return True
     for concept in counted:
@@ -191,11 +194,7 @@ def _matching(asked: Asked, counted: set[str] | None = None) -> tuple[list[Fact]
     asked_stems = {stem(w) for w in typed} | {stem(u.corrections.get(w, w)) for w in typed}
     asked_stems |= asked.forms.stems(c for _, c in found)
     if counted:
-        facts = [
-            f
-            for f in facts
-            if _counts(f, counted, asked_stems) and f["unit"].partition(":")[2] not in qualifiers
-        ]
+        facts = [f for f in facts if _counts(f, counted, asked_stems, qualifiers)]
     else:
         # Nothing named is counted: a number in a condition is a threshold, no value ("If a
         # player has a life total of 0 or below" says nothing of the starting life); a number
