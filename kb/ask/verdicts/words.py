@@ -128,8 +128,8 @@ def required_spans(
     conn: sqlite3.Connection, u: Understood, apart: Sequence[tuple[int, int]]
 ) -> list[Required]:
     """required_words with where each stands in the question: its names and everyday phrases
-    (``_named``), the game names standing for a word of its rules, then each word no name
-    reads, as itself or a synonym."""
+    (``_named``), then each word no name reads (a game's name too, where it names no game), as
+    itself or a synonym."""
     forms = _term_forms(conn)
     # The question folded, its clitics ("can't"), the games it names and ``apart`` blanked:
     # positions stay the question's.
