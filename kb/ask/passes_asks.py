@@ -168,16 +168,24 @@ def stated_numbers(u: Understood) -> list[tuple[str, int, int]]:
     """(bound, number, position after it) of the numbers a question states, but the years it
     names ("2005 OCG": the rules of a year, no count) and the numbers a word labels ("turn 1",
     kb/data/query.toml [quantity] labels)."""
-    years = {int(y) for y in re.findall(r"\d+", " ".join(map(str, u.years)))}
-    folded = fold(u.text)
+    years, folded = years_named(u), fold(u.text)
+    return [
+        n for n in lexicon().quantities(u.text) if n[1] not in years and not labelled(folded, n[2])
+    ]
+
+
+def years_named(u: Understood) -> set[int]:
+    """The years a question names ("2005 OCG"): the rules of a year, no count."""
+    return {int(y) for y in re.findall(r"\d+", " ".join(map(str, u.years)))}
+
+
+def labelled(folded: str, end: int) -> bool:
+    """The number ending at ``end`` is labelled by the word before it ("turn 1", "Level 7":
+    kb/data/query.toml [quantity] labels), not a count."""
     labels = {fold(w) for w in query_data()["quantity"]["labels"]}
-
-    def labelled(end: int) -> bool:  # "turn 1": the word before the number labels it
-        token = re.search(r"[\w.]+$", folded[:end])
-        before = re.search(r"([^\W\d]+)\W*$", folded[: end - len(token.group())] if token else "")
-        return before is not None and before.group(1) in labels
-
-    return [n for n in lexicon().quantities(u.text) if n[1] not in years and not labelled(n[2])]
+    token = re.search(r"[\w.]+$", folded[:end])
+    before = re.search(r"([^\W\d]+)\W*$", folded[: end - len(token.group())] if token else "")
+    return before is not None and before.group(1) in labels
 
 
 def unread_chinese(text: str, more: tuple[str, ...] = ()) -> str:

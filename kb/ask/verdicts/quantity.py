@@ -19,7 +19,7 @@ from ...lexicon.words import cue_pattern, query_data, stopwords
 from ...lookups.labels import narrate
 from ...store.db import run
 from ...store.vocabulary import load_vocabulary
-from ..passes_asks import lexicon, stated_numbers
+from ..passes_asks import labelled, lexicon, stated_numbers, years_named
 from ..question import Understood
 from . import passages
 from .common import Asked, Fact, Verdict, because, threshold
@@ -140,11 +140,14 @@ def _qualified(fact: Fact, u: Understood, asked: set[str]) -> bool:
 def _stated_units(u: Understood) -> set[str]:
     """What the question's own numbers are numbers of, as stems ("7星": stars and levels, by
     its everyday phrases): a qualifier of what it counts ("tributes for a 7-star monster"),
-    never a count of it."""
-    folded = fold(u.text)
+    never a count of it. Not a year's nor a labelled number's next word ("Level 7 monster").
+    (A number glued to Chinese is found here, which ``stated_numbers`` does not read.)"""
+    folded, years = fold(u.text), years_named(u)
     units = set()
-    for m in re.finditer(r"\d+[\s-]*(\w+)", folded):
-        at, word = m.start(1), m.group(1)
+    for m in re.finditer(r"(\d+)[\s-]*(\w+)", folded):
+        if int(m.group(1)) in years or labelled(folded, m.end(1)):
+            continue
+        at, word = m.start(2), m.group(2)
         said = [k for k in u.expansions if folded.startswith(k, at)]
         texts = [w for k in said for w in u.expansions[k]] or [word]
         units |= {stem(w) for text in texts for w in words(fold(text))}
