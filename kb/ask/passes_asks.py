@@ -89,7 +89,7 @@ def kind(text: str, names: tuple[str, ...] = (), lang: str = "") -> str:
     # The clause that asks says what is asked ("when both players want to change cards, who
     # has to choose first?": who first; the "when" sets out the situation).
     last = clauses[-1] if len(clauses) > 1 and folded.endswith(("?", "？")) else ""
-    cued = (last and _cued_kind(last)) or _cued_kind(folded)
+    cued = (last and _cued_kind(last, lang)) or _cued_kind(folded, lang)
     if cued:
         return cued
     if (
@@ -110,10 +110,10 @@ def kind(text: str, names: tuple[str, ...] = (), lang: str = "") -> str:
     return ""
 
 
-def _cued_kind(folded: str) -> str:
+def _cued_kind(folded: str, lang: str = "") -> str:
     """The kind a cue of the folded text asks for: how many, when, which first, what happens."""
-    cues = query_data()["kinds"]
-    if _has(folded, query_data()["quantity"]["cues"]) and not _opens_with(
+    cues = {name: _typed(listed, lang) for name, listed in query_data()["kinds"].items()}
+    if _has(folded, _typed(query_data()["quantity"]["cues"], lang)) and not _opens_with(
         folded, cues["what_happens"]
     ):
         return "how_many"  # but "what happens if the number of monsters ... changes"
@@ -127,6 +127,17 @@ def _cued_kind(folded: str) -> str:
     if any(_around(folded, fold(a), fold(b)) for a, b in cues["what_happens_around"]):
         return "what_happens"  # "where in the drop zone pile does it go"
     return ""
+
+
+def _typed(cues: list[Any], lang: str) -> list[Any]:
+    """The cues (phrases, or pairs of them) a question in ``lang`` may hold: in an English
+    one, no single word written with Vietnamese marks (folded, "mấy", how many, is "may"; a
+    phrase such as "lúc nào" stays, as short Vietnamese typed without marks may read as
+    English)."""
+    if lang != "en":
+        return cues
+    english = lambda w: fold(w) == w.lower() or " " in w  # noqa: E731
+    return [c for c in cues if all(english(w) for w in ([c] if isinstance(c, str) else c))]
 
 
 def _opens_with(folded: str, cues: list[str]) -> bool:
