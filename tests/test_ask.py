@@ -649,6 +649,62 @@ def test_a_number_of_what_the_question_states_is_no_count(conn: sqlite3.Connecti
     assert units("a 40-card main deck") == {"card"}
 
 
+def test_which_comes_first_is_the_party_the_deciding_clause_puts_first(
+    conn: sqlite3.Connection,
+) -> None:
+    """Lorcana's starting player alters their hand first ("beginning with the starting
+    player"); Force of Will's attacker with [First Strike] deals damage "before any
+    J/resonator without" it; the controller of the effect restarting a game plays first."""
+
+    def verdict(question: str) -> str | None:
+        return (ask(conn, question)["answer"] or {}).get("verdict")
+
+    assert "starting player" in (
+        verdict("Lorcana: opening hands are drawn. Which player alters their hand first?") or ""
+    )
+    assert "attacking" in (
+        verdict(
+            "fow: attacker has first strike. who deals damage first, the attacker or the blocker?"
+        )
+        or ""
+    )
+    assert "controller of the effect" in (
+        verdict("FoW: if a card effect restarts the game, which player goes first in the new game?")
+        or ""
+    )
+    # Without [First Strike] on either side no rule puts one first: no answer, and never the
+    # rule about the first striker.
+    assert (
+        verdict(
+            "fow: neither the attacker nor the blocker has first strike, who deals damage first?"
+        )
+        is None
+    )
+    # The alternatives offered are not what the rule puts first: no answer.
+    assert (
+        verdict(
+            "fow: both players' automatic abilities trigger. whose goes first, mine or my rival's?"
+        )
+        is None
+    )
+    # "Before duel, determine who starts first": "determine who" is no party.
+    assert verdict("yugioh: who goes first in a duel?") is None
+
+
+def test_a_vietnamese_cue_word_is_no_cue_in_english(conn: sqlite3.Connection) -> None:
+    """Folded, the Vietnamese "mấy" (how many) is the English "may": an English question with
+    "may" does not ask for a number; unmarked Vietnamese with it still does."""
+    from kb.ask.understand import understand
+    from kb.store.vocabulary import load_vocabulary
+
+    def kind(question: str) -> str:
+        return understand(conn, question, load_vocabulary(conn)).kind
+
+    assert kind("when may I activate a trap card in yugioh?") == "when"
+    assert kind("who may respond first with a fast effect?") == "which_first"
+    assert kind("mot deck co may la?") == "how_many"
+
+
 def test_a_minimum_is_no_answer_to_a_maximum(conn: sqlite3.Connection) -> None:
     """Lorcana's hand rule says there is no maximum and that a hand "can't have fewer than 0
     cards": asked for the hand's upper limit, that 0 is no answer; the maximum a rule states

@@ -1,5 +1,6 @@
-"""Verdicts a judge can act on (yes/no, when, what happens, how many), each decided by facts the
-build derived from the rules and cited; where no fact covers the question, no verdict.
+"""Verdicts a judge can act on (yes/no, when, which first, what happens, how many), each
+decided by facts the build derived from the rules and cited; where no fact covers the
+question, no verdict.
 
 ``decide`` runs the resolvers of the question's kind in order; a verdict stands when it passes
 the filters of kb.ask.verdicts.filters.
@@ -26,6 +27,7 @@ RESOLVERS = {
     "when": ["permission:when", "when_passages:in_passages"],
     "what_happens": ["happens:in_passages"],
     "how_many": ["quantity:printed", "quantity:in_passages"],
+    "which_first": ["first:in_passages"],
 }
 
 

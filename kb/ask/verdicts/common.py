@@ -41,7 +41,7 @@ class Asked:
 
     @property
     def kind(self) -> str:
-        """What the question asks for: yesno, when, what_happens, how_many, or ""."""
+        """What the question asks for: yesno, when, which_first, what_happens, how_many, or ""."""
         return self.u.kind
 
     @cached_property
