@@ -62,15 +62,20 @@ def test_chinese_words_are_accounted_for_by_their_characters(conn: sqlite3.Conne
 def test_what_the_parse_read_needs_no_repeating(conn: sqlite3.Connection) -> None:
     """A qualifier the moment's name carries ("before damage calculation") and the Chain a
     clause names ("chỉ ... tại Chuỗi đầu tiên": a second Chain is not the first) are read;
-    a qualifier the moment lacks ("at the start of" the Battle Step) is not."""
+    a qualifier the moment lacks ("at the start of" the Battle Step) is not: the clause
+    quoted must say it ("At the start of the Battle Step, the turn player can respond
+    before the opponent"), and a clause not saying it ("at the end of") gives no verdict."""
     before = ask(conn, "Can I activate Honest before damage calculation?")["answer"]
     assert before is not None and before["verdict"] == "yes"
     chain = "Magic Cylinder co the kich hoat o Chuoi thu hai trong Buoc Chien dau khong?"
     assert ask(conn, chain)["answer"]["verdict"] == "no"
     start = ask(
         conn, "OCG: at the start of the battle step, who can respond first with a fast effect"
-    )
-    assert start["answer"] is None and start["not_covered"]
+    )["answer"]
+    assert start is not None and start["verdict"] == "the turn player"
+    assert "at the start of the battle step" in start["quote"].lower()
+    end = ask(conn, "OCG: at the end of the battle step, who can respond first with a fast effect")
+    assert end["answer"] is None and "“end”" in end["not_covered"]
 
 
 def test_a_phrase_is_said_by_one_text_not_stitched_from_a_clause_and_a_heading(
