@@ -705,6 +705,26 @@ def test_a_vietnamese_cue_word_is_no_cue_in_english(conn: sqlite3.Connection) ->
     assert kind("mot deck co may la?") == "how_many"
 
 
+def test_a_question_after_a_dash_or_before_a_closing_particle_asks_yes_or_no(
+    conn: sqlite3.Connection,
+) -> None:
+    """A dash sets the situation apart from the clause that asks, as a comma does; a
+    Vietnamese particle closing the question ("vậy", "nhỉ") follows the words that ask, and
+    "chứ" closes a question as "right?" does."""
+    from kb.ask.understand import understand
+    from kb.store.vocabulary import load_vocabulary
+
+    def kind(question: str) -> str:
+        return understand(conn, question, load_vocabulary(conn)).kind
+
+    assert kind("my ruler got flipped — does it stay a J-ruler?") == "yesno"
+    assert kind("vanguard: con unit bi retire – co ve drop zone khong?") == "yesno"
+    assert kind("trong luc tinh thiet hai thi kich hoat Honest duoc khong vay?") == "yesno"
+    assert kind("Tôi vẫn được rút bài ở lượt đầu chứ?") == "yesno"
+    assert kind("two spell speed 1 effects at once. same chain or not?") == "yesno"
+    assert kind("how many cards do i draw — 1 or 2?") == "how_many"
+
+
 def test_a_minimum_is_no_answer_to_a_maximum(conn: sqlite3.Connection) -> None:
     """Lorcana's hand rule says there is no maximum and that a hand "can't have fewer than 0
     cards": asked for the hand's upper limit, that 0 is no answer; the maximum a rule states

@@ -68,11 +68,14 @@ def kind(text: str, names: tuple[str, ...] = (), lang: str = "") -> str:
     folded = fold(text).strip()
     cues = query_data()["kinds"]
     stripped = re.sub(r"\s*\([^)]*\)\s*$", "", folded).rstrip(" ?？!.。")
+    # A particle closing the sentence ("... duoc khong vay?") comes after what asks.
+    particles = "|".join(re.escape(fold(p)) for p in cues["final_particles"])
+    stripped = re.sub(rf"(?<=\w)(?:\s+(?:{particles}))+$", "", stripped)
     openers = {fold(w) for w in cues["yesno_openers"]}
     # Any clause may ask: "TCG: during damage calculation, ...; can I chain Honest to it?",
     # "My ruler doesn't have [Grimoire]. Can I still bring an extra deck?"
     clauses = [
-        c.strip(" -") for c in re.split(r"[,;:.?!。？！，；：]|\s-\s", stripped) if c.strip(" -")
+        c.strip(" -") for c in re.split(r"[,;:.?!。？！，；：—–]|\s-\s", stripped) if c.strip(" -")
     ]
     opening = {c.split()[0] for c in clauses}
     before = {fold(w) for w in cues["naming_before"]}
