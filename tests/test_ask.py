@@ -689,6 +689,18 @@ def test_which_comes_first_is_the_party_the_deciding_clause_puts_first(
     )
     # "Before duel, determine who starts first": "determine who" is no party.
     assert verdict("yugioh: who goes first in a duel?") is None
+    # What a clause puts first: a party named, one only.
+    from kb.ask.verdicts.first import _first_in
+
+    assert _first_in("Before duel, determine who starts first.") == ""
+    assert _first_in('Right after damage, "Flashbang" can activate before any other effect.') == (
+        "Flashbang"
+    )
+    two = (
+        "Otherwise, resolve the last card put into chase area, then the turn player gains priority."
+    )
+    assert _first_in(two) == ""
+    assert _first_in(two.split(", then ")[0]) == "the last card put into chase area"
 
 
 def test_a_vietnamese_cue_word_is_no_cue_in_english(conn: sqlite3.Connection) -> None:

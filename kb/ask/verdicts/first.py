@@ -30,20 +30,21 @@ def _patterns() -> list[re.Pattern[str]]:
 
 
 def _first_in(clause: str) -> str:
-    """What the clause puts first, or "": a phrase naming something, not pointing back to it
-    ("it", "this") nor saying every one ("each player")."""
+    """What the clause puts first, or "": a phrase naming something (opening the sentence,
+    or with its article or quoted within it: not "..., determine who starts first"), not
+    pointing back to it ("it", "this") nor saying every one ("each player"). A clause
+    putting two things first ("resolve the last card ..., then the turn player gains
+    priority") says no one thing."""
     data = query_data()["first"]
+    found = set()
     for pattern in _patterns():
-        if m := pattern.search(clause):
+        for m in pattern.finditer(clause):
             phrase = m.group("first").strip()
             opening = fold(phrase).split()[0] if phrase else ""
-            # Within the sentence, a phrase naming a party opens with its article ("..., the
-            # turn player"; not "..., determine who starts first").
-            if m.start("first") and opening not in data["articles"]:
-                continue
-            if opening and opening not in data["not_a_party"]:
-                return phrase
-    return ""
+            named = not m.start("first") or opening in data["articles"] or phrase[0] in '"“'
+            if named and opening not in data["not_a_party"]:
+                found.add(phrase.strip('"“” '))
+    return found.pop() if len(found) == 1 else ""
 
 
 def _offered(text: str) -> set[str]:
