@@ -735,6 +735,9 @@ def test_a_question_after_a_dash_or_before_a_closing_particle_asks_yes_or_no(
     assert kind("Tôi vẫn được rút bài ở lượt đầu chứ?") == "yesno"
     assert kind("two spell speed 1 effects at once. same chain or not?") == "yesno"
     assert kind("how many cards do i draw — 1 or 2?") == "how_many"
+    # Opening with "when" that asks, it asks when, whatever count it names.
+    assert kind("when must the turn player discard down to the maximum hand size?") == "when"
+    assert kind("when a unit is retired, how many cards go to the drop zone?") == "how_many"
 
 
 def test_a_minimum_is_no_answer_to_a_maximum(conn: sqlite3.Connection) -> None:

@@ -116,6 +116,10 @@ def kind(text: str, names: tuple[str, ...] = (), lang: str = "") -> str:
 def _cued_kind(folded: str, lang: str = "") -> str:
     """The kind a cue of the folded text asks for: how many, when, which first, what happens."""
     cues = {name: _typed(listed, lang) for name, listed in query_data()["kinds"].items()}
+    # A question opening with a cue that asks when asks it, whatever count it names ("when
+    # do I have to discard down to hand size").
+    if _opens_with(folded, cues["when"]) and _asks_when(folded, cues):
+        return "when"
     if _has(folded, _typed(query_data()["quantity"]["cues"], lang)) and not _opens_with(
         folded, cues["what_happens"]
     ):
