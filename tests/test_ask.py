@@ -689,6 +689,10 @@ def test_which_comes_first_is_the_party_the_deciding_clause_puts_first(
     )
     # "Before duel, determine who starts first": "determine who" is no party.
     assert verdict("yugioh: who goes first in a duel?") is None
+    # "If the player passed and it is not a consecutive pass, the player who doesn't have
+    # priority gains priority": a condition the question contradicts.
+    assert verdict("FoW: when both players pass, who gets priority first?") is None
+    assert verdict("FoW: who deals damage first if both have first strike?") is None
     # What a clause puts first: a party named, one only.
     from kb.ask.verdicts.first import _first_in
 
@@ -696,6 +700,11 @@ def test_which_comes_first_is_the_party_the_deciding_clause_puts_first(
     assert _first_in('Right after damage, "Flashbang" can activate before any other effect.') == (
         "Flashbang"
     )
+    # Names, not an article alone, a name cut before its own words, nor a negated clause.
+    assert _first_in("The players shuffle their decks, then the opponent cuts.") == ""
+    assert _first_in("The winner of the previous game chooses, then the other player does.") == ""
+    assert _first_in("The non-turn player may not act before the turn player does.") == ""
+    assert _first_in("The first player begins their first turn.") == ""
     two = (
         "Otherwise, resolve the last card put into chase area, then the turn player gains priority."
     )
@@ -737,6 +746,7 @@ def test_a_question_after_a_dash_or_before_a_closing_particle_asks_yes_or_no(
     assert kind("how many cards do i draw — 1 or 2?") == "how_many"
     # Opening with "when" that asks, it asks when, whatever count it names.
     assert kind("when must the turn player discard down to the maximum hand size?") == "when"
+    assert kind("FoW: when must the turn player discard down to the maximum hand size") == "when"
     assert kind("when a unit is retired, how many cards go to the drop zone?") == "how_many"
 
 

@@ -68,9 +68,10 @@ def kind(text: str, names: tuple[str, ...] = (), lang: str = "") -> str:
     folded = fold(text).strip()
     cues = query_data()["kinds"]
     stripped = re.sub(r"\s*\([^)]*\)\s*$", "", folded).rstrip(" ?？!.。")
-    # A particle closing the sentence ("... duoc khong vay?") comes after what asks.
-    particles = "|".join(re.escape(fold(p)) for p in cues["final_particles"])
-    stripped = re.sub(rf"(?<=\w)(?:\s+(?:{particles}))+$", "", stripped)
+    # A particle closing a Vietnamese question ("... duoc khong vay?") follows what asks.
+    if lang != "en":
+        particles = "|".join(re.escape(fold(p)) for p in cues["final_particles"])
+        stripped = re.sub(rf"(?<=\w)(?:\s+(?:{particles}))+$", "", stripped)
     openers = {fold(w) for w in cues["yesno_openers"]}
     # Any clause may ask: "TCG: during damage calculation, ...; can I chain Honest to it?",
     # "My ruler doesn't have [Grimoire]. Can I still bring an extra deck?"
@@ -92,6 +93,10 @@ def kind(text: str, names: tuple[str, ...] = (), lang: str = "") -> str:
     # The clause that asks says what is asked ("when both players want to change cards, who
     # has to choose first?": who first; the "when" sets out the situation).
     last = clauses[-1] if len(clauses) > 1 and folded.endswith(("?", "？")) else ""
+    # A clause opening with a cue that asks when asks it, whatever count it names ("fow: when
+    # do I have to discard down to hand size").
+    if any(_opens_with(c, cues["when"]) and _asks_when(c, cues) for c in clauses):
+        return "when"
     cued = (last and _cued_kind(last, lang)) or _cued_kind(folded, lang)
     if cued:
         return cued
@@ -116,10 +121,6 @@ def kind(text: str, names: tuple[str, ...] = (), lang: str = "") -> str:
 def _cued_kind(folded: str, lang: str = "") -> str:
     """The kind a cue of the folded text asks for: how many, when, which first, what happens."""
     cues = {name: _typed(listed, lang) for name, listed in query_data()["kinds"].items()}
-    # A question opening with a cue that asks when asks it, whatever count it names ("when
-    # do I have to discard down to hand size").
-    if _opens_with(folded, cues["when"]) and _asks_when(folded, cues):
-        return "when"
     if _has(folded, _typed(query_data()["quantity"]["cues"], lang)) and not _opens_with(
         folded, cues["what_happens"]
     ):
@@ -178,7 +179,7 @@ def asks_twice(text: str) -> bool:
     trigger?"): one yes or no cannot answer both."""
     folded = fold(text).strip()
     asking = {fold(w) for w in query_data()["kinds"]["asking_openers"]}
-    clauses = re.split(r"[,;:.?!。？！，；：]|\s-\s|\s(?:and|or)\s", folded)
+    clauses = re.split(r"[,;:.?!。？！，；：—–]|\s-\s|\s(?:and|or)\s", folded)
     return sum(1 for c in clauses if c.split() and c.split()[0] in asking) >= 2
 
 
