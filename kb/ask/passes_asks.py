@@ -120,10 +120,8 @@ def kind(text: str, names: tuple[str, ...] = (), lang: str = "") -> str:
 
 def _cued_kind(folded: str, lang: str = "") -> str:
     """The kind a cue of the folded text asks for: how many, when, which first, what happens."""
-    cues = {name: _typed(listed, lang) for name, listed in query_data()["kinds"].items()}
-    if _has(folded, _typed(query_data()["quantity"]["cues"], lang)) and not _opens_with(
-        folded, cues["what_happens"]
-    ):
+    cues = _typed_cues(lang)
+    if _has(folded, cues["quantity"]) and not _opens_with(folded, cues["what_happens"]):
         return "how_many"  # but "what happens if the number of monsters ... changes"
     for name in ("when", "which_first", "what_happens"):
         if name == "when" and _asks_when(folded, cues):
@@ -135,6 +133,13 @@ def _cued_kind(folded: str, lang: str = "") -> str:
     if any(_around(folded, fold(a), fold(b)) for a, b in cues["what_happens_around"]):
         return "what_happens"  # "where in the drop zone pile does it go"
     return ""
+
+
+@cache
+def _typed_cues(lang: str) -> dict[str, list[Any]]:
+    """The kind cues (and the quantity cues, as "quantity") a question in ``lang`` may hold."""
+    listed = {**query_data()["kinds"], "quantity": query_data()["quantity"]["cues"]}
+    return {name: _typed(cues, lang) for name, cues in listed.items()}
 
 
 def _typed(cues: list[Any], lang: str) -> list[Any]:

@@ -15,11 +15,10 @@ from typing import Any
 
 from ingest.text import fold
 
-from ...lexicon.words import has_cue, query_data, stopwords
+from ...lexicon.words import cue_pattern, query_data, stopwords
 from ..question import Understood
 from . import passages, words
 from .common import Asked, Fact, Verdict, because, lower_first, threshold
-from .happens import in_english
 
 
 @cache
@@ -63,13 +62,13 @@ def _first_in(clause: str) -> str:
 def _sides(text: str) -> list[set[str]]:
     """The content words of each alternative the question offers ("the turn player or the
     opponent": {turn, player}, {oppon}); none when it offers none."""
-    data = query_data()["first"]
+    between = cue_pattern(tuple(query_data()["first"]["alternatives"]))
     parts = re.split(r"[,;:.?!，；：？！。—–]|\s-\s", fold(text))
-    offering = [p for p in parts if has_cue(p, data["alternatives"])]
+    offering = [p for p in parts if between.search(p)]
     if not offering:
         return []
-    splitter = "|".join(re.escape(fold(w)) for w in data["alternatives"])
-    sides = re.split(rf"(?<!\w)(?:{splitter})(?!\w)|还是|或", offering[-1])
+    cuts = [0, *(x for m in between.finditer(offering[-1]) for x in m.span()), None]
+    sides = [offering[-1][a:b] for a, b in zip(cuts[::2], cuts[1::2], strict=True)]
     return [words.content(side, set(stopwords())) for side in sides]
 
 
@@ -79,8 +78,9 @@ def _one_of(first: str, sides: list[set[str]]) -> bool:
     return all(sides) and sum(side <= said for side in sides) == 1
 
 
-def _answer(asked: Asked, p: dict[str, Any]) -> tuple[str, Fact] | None:
-    """(what comes first, the deciding fact) from one passage, or None: a clause under a
+def _answer(asked: Asked, p: dict[str, Any]) -> tuple[str, Fact, str] | None:
+    """(what comes first, the deciding fact, its clause in English) from one passage, or
+    None: a clause under a
     condition the question does not state, or not saying a word of the question that turns
     the order around ("both", "neither"), answers nothing."""
     turning = set(query_data()["first"]["turning"])
@@ -88,26 +88,26 @@ def _answer(asked: Asked, p: dict[str, Any]) -> tuple[str, Fact] | None:
     for fact in passages.stating(asked.conn, p, asked.required)[1]:
         if passages.condition_share(fact, asked.stems) < threshold("min_condition_share"):
             continue
-        read = in_english(asked.conn, fact)
+        read = passages.in_english(asked.conn, fact)
         quote, condition = (set(re.findall(r"\w+", fold(read[k]))) for k in ("quote", "condition"))
         # Of an English question: "if both have [First Strike]", "if it is not a consecutive
         # pass".
         if asked.u.lang == "en" and turning & (asked_words ^ quote) & (asked_words | condition):
             continue
         if first := _first_in(read["quote"]):
-            return first, fact
+            return first, fact, read["quote"]
     return None
 
 
 def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdict | None:
     """What comes first, by the first best passages that say it, when the first two agree."""
     answers = [a for p in passages.best(asked) if (a := _answer(asked, p))]
-    if not answers or len({fold(a).removeprefix("the ") for a, _ in answers[:2]}) != 1:
+    if not answers or len({fold(a[0]).removeprefix("the ") for a in answers[:2]}) != 1:
         return None
-    first, fact = answers[0]
+    first, fact, quote = answers[0]
     sides = _sides(u.text)
     if sides and not _one_of(first, sides):
         return None  # not one of the alternatives the question offers
-    text = f"{first[:1].upper()}{first[1:]}: {in_english(conn, fact)['quote']}"
-    cited = [because(conn, f) for _, f in answers[:2]]
+    text = f"{first[:1].upper()}{first[1:]}: {quote}"
+    cited = [because(conn, a[1]) for a in answers[:2]]
     return Verdict(lower_first(first), text, cited, kind="first", moment=fact["moment"])

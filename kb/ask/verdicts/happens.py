@@ -13,7 +13,6 @@ from ingest.text import words as text_words
 
 from ...lexicon.words import cue_pattern, query_data, stopwords
 from ...lookups.labels import narrate
-from ..answers.common import quote_gloss
 from ..passes_asks import lexicon
 from ..question import Understood
 from . import passages, words
@@ -21,20 +20,6 @@ from .common import Asked, Fact, Verdict, because, threshold
 from .curated import curated
 
 _STATES = ("does", "does-not", "must", "cannot")
-
-
-def in_english(conn: sqlite3.Connection, fact: Fact) -> Fact:
-    """The deciding clause read in its rule's English gloss, when it has one (the fact cited
-    stays the rule's own)."""
-    gloss = quote_gloss(conn, fact["rule"], fact["quote"], fact["lang"])
-    parts = lexicon().split_condition(gloss["text"]) if gloss else None
-    if not parts or gloss is None:
-        return fact
-    english = {**fact, "quote": gloss["text"], "condition": parts[0], "outcome": parts[1]}
-    if fact.get("next"):
-        following = quote_gloss(conn, fact["rule"], fact["next"], fact["lang"])
-        english["next"] = following["text"] if following else ""
-    return english
 
 
 def _answer(asked: Asked, p: dict[str, Any], about_thing: set[str]) -> Fact | None:
@@ -98,7 +83,7 @@ def in_passages(conn: sqlite3.Connection, u: Understood, asked: Asked) -> Verdic
     found = [f for p in passages.best(asked) if (f := _answer(asked, p, about_thing))]
     if not found or len({fold(_outcome(f)) for f in found[:2]}) != 1:
         return None
-    fact = in_english(conn, found[0])
+    fact = passages.in_english(conn, found[0])
     outcome = _outcome(fact)
     if fact["next"]:
         outcome = f"{outcome}; {fact['next'][:1].lower()}{fact['next'][1:].rstrip(' .')}"

@@ -16,9 +16,11 @@ from ingest.text import stem
 
 from ...lexicon.words import stopwords
 from ...store.db import first, run
+from ..answers.common import quote_gloss
+from ..passes_asks import lexicon
 from ..question import Understood
 from . import words
-from .common import Asked, threshold
+from .common import Asked, Fact, threshold
 from .curated import curated
 from .words import stems
 
@@ -89,6 +91,20 @@ def answering(clause: str, around: set[str], required: list[set[str]]) -> bool:
     missing = [options for options in required if not words.holds(own | around, options)]
     slack_from = threshold("slack_from")
     return 2 * held >= len(required) and words.all_but_one(missing, required, slack_from)
+
+
+def in_english(conn: sqlite3.Connection, fact: Fact) -> Fact:
+    """The deciding clause read in its rule's English gloss, when it has one (the fact cited
+    stays the rule's own)."""
+    gloss = quote_gloss(conn, fact["rule"], fact["quote"], fact["lang"])
+    parts = lexicon().split_condition(gloss["text"]) if gloss else None
+    if not parts or gloss is None:
+        return fact
+    english = {**fact, "quote": gloss["text"], "condition": parts[0], "outcome": parts[1]}
+    if fact.get("next"):
+        following = quote_gloss(conn, fact["rule"], fact["next"], fact["lang"])
+        english["next"] = following["text"] if following else ""
+    return english
 
 
 def condition_share(fact: dict[str, Any], asked_stems: AbstractSet[str]) -> float:
