@@ -412,7 +412,12 @@ class Lexicon:
             if value is None:
                 continue
             accented = self.accented_numbers.get(token)
-            if accented and aligned and typed[m.start() : m.end()] != accented:
+            said = typed[m.start() : m.end()] if aligned else token
+            if accented and said != accented:
+                continue
+            # ... and one without them typed with marks is another word: "tên" (name) is no
+            # "ten", "bà" no "ba" (three).
+            if not accented and said != token:
                 continue
             before = folded[max(0, m.start() - 40) : m.start()]
             # The bound word nearest the number governs it ("must contain at least forty").

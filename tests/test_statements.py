@@ -83,6 +83,14 @@ def test_a_vietnamese_number_word_typed_without_its_accents_is_no_number() -> No
     assert [v for _, v, _ in lexicon.quantities("có sáu lá bài và bảy lá bài")] == [6, 7]
 
 
+def test_a_number_word_without_marks_typed_with_them_is_another_word() -> None:
+    """Folded, "tên" (name) is "ten", "hại" of "thiệt hại" (damage) is "hai" (two) and "bà"
+    is "ba" (three): a number word without marks counts only as typed so."""
+    lexicon = load_lexicon()
+    assert lexicon.quantities("Gây 6 thiệt hại cho tiên phong; tên thẻ, ông/bà") == [("", 6, 5)]
+    assert [v for _, v, _ in lexicon.quantities("thứ hai, ba lá, two cards")] == [2, 3, 2]
+
+
 def test_a_purpose_opening_a_sentence_is_its_condition() -> None:
     """What a rule says to do for a purpose is done when it is: "To destroy J-ruler cards,
     put it into its owner's ruler area" holds under "destroy J-ruler cards"; a noun phrase
