@@ -901,28 +901,6 @@ def test_the_kind_asked_in_the_ways_judges_type_it() -> None:
     assert kind("vanguard can I ride a grade 3", ("vanguard",), "en") == "yesno"
 
 
-def test_a_clause_asking_how_asks_what_happens(conn: sqlite3.Connection) -> None:
-    """ "How do I put them there?" asks how a thing is done, and the rule telling it answers;
-    "how many" and "how long" still ask for a number; a Vietnamese "thế nào" asks how only
-    closing its clause, as "thẻ nào" (which card) reads the same without marks."""
-    from kb.ask.passes_asks import kind
-
-    assert kind("valhalla rules: both on the same life, how is the winner decided?") == (
-        "what_happens"
-    )
-    assert kind("how many cards can i put in my deck?") == "how_many"
-    assert kind("how long is a round?") != "what_happens"
-    assert kind("Will chưa dùng hết thì đến cuối lượt sẽ thế nào?", (), "vi") == "what_happens"
-    assert kind("Có phải thẻ nào cũng thuộc về một quốc gia không?", (), "vi") == "yesno"
-    assert kind("生命值不是100的倍数时怎么处理？", (), "zh") == "what_happens"
-    question = (
-        "Vanguard: two cards move from one zone to another at the same time. How do I put them"
-        " into the new zone?"
-    )
-    answer = ask(conn, question)["answer"]
-    assert answer["verdict"] == "the player must put them into that zone one by one"
-
-
 def test_a_number_said_of_another_card_or_of_another_years_rules_is_no_answer(
     conn: sqlite3.Connection,
 ) -> None:

@@ -100,8 +100,6 @@ def kind(text: str, names: tuple[str, ...] = (), lang: str = "") -> str:
     cued = (last and _cued_kind(last, lang)) or _cued_kind(folded, lang)
     if cued:
         return cued
-    if any(_asks_how(c) for c in clauses):
-        return "what_happens"
     if (
         any(c.split()[0] in openers for c in clauses)
         or any(_ends_with(stripped, fold(e)) for e in cues["yesno_endings"])
@@ -153,16 +151,6 @@ def _typed(cues: list[Any], lang: str) -> list[Any]:
         return cues
     english = lambda w: fold(w) == w.lower() or " " in w  # noqa: E731
     return [c for c in cues if all(english(w) for w in ([c] if isinstance(c, str) else c))]
-
-
-def _asks_how(clause: str) -> bool:
-    """The clause asks how a thing is done or turns out: it opens with "how", not asking for a
-    measure ("how many") nor a reason, or ends with a "how" of its own (kb/data/query.toml
-    [how])."""
-    said, how = clause.split(), query_data()["how"]
-    if any(_ends_with(clause, fold(e)) for e in how["endings"]):
-        return True
-    return len(said) > 1 and said[0] in how["openers"] and said[1] not in how["not_before"]
 
 
 def _opens_with(folded: str, cues: list[str]) -> bool:
