@@ -453,7 +453,7 @@ def main() -> int:
     data = json.loads(args.cache.read_text(encoding="utf-8"))
     feats = names(data)
     if args.logo:
-        c = choose_c(data, feats)
+        c = args.c if args.c is not None else choose_c(data, feats)
         every = []
         for g in sorted({q["game"] for q in data}):
             held = [q for q in data if q["game"] == g]
@@ -465,7 +465,7 @@ def main() -> int:
             by_trees(data, feats, c, args.top, list(TREES))
         return 0
     train = [q for q in data if q["game"] != args.exclude_game]
-    c = args.c or choose_c(train, feats)
+    c = args.c if args.c is not None else choose_c(train, feats)
     w = fit(train, feats, c)
     print(f"C={c}; on the training questions {summary(first_ranks(train, w))}")
     for k, v in sorted(w.items(), key=lambda kv: -abs(kv[1])):
@@ -481,7 +481,8 @@ def main() -> int:
         # The head the trees will re-order in kb ask is the linear ranker's as written.
         head = heads(train, written_weights() if not args.write else w, args.top)
         model = train_trees(head, tree_features(feats), TREES[shape])
-        note = f"{shape}, {len(train)} questions, chosen by leave-one-set-out and -game-out"
+        chosen = "given" if args.shape else "chosen by leave-one-set-out and -game-out"
+        note = f"{shape}, {len(train)} questions, {chosen}"
         TREES_OUT.write_text(
             trees_toml(model, tree_features(feats), args.top, note), encoding="utf-8"
         )

@@ -411,13 +411,11 @@ class Lexicon:
             )
             if value is None:
                 continue
-            accented = self.accented_numbers.get(token)
-            said = typed[m.start() : m.end()] if aligned else token
-            if accented and said != accented:
-                continue
-            # ... and one without them typed with marks is another word: "tên" (name) is no
-            # "ten", "bà" no "ba" (three).
-            if not accented and said != token:
+            # A number word counts only as it is spelt: "sáu" (six) with its marks, "ten"
+            # and "ba" (three) without ("tên", name, and "bà" are other words). Where folding
+            # changed the text's length ("ß"), positions do not match: no check.
+            spelt = self.accented_numbers.get(token) or token
+            if aligned and typed[m.start() : m.end()] != spelt:
                 continue
             before = folded[max(0, m.start() - 40) : m.start()]
             # The bound word nearest the number governs it ("must contain at least forty").

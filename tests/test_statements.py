@@ -89,6 +89,8 @@ def test_a_number_word_without_marks_typed_with_them_is_another_word() -> None:
     lexicon = load_lexicon()
     assert lexicon.quantities("Gây 6 thiệt hại cho tiên phong; tên thẻ, ông/bà") == [("", 6, 5)]
     assert [v for _, v, _ in lexicon.quantities("thứ hai, ba lá, two cards")] == [2, 3, 2]
+    # Where folding changes the text's length, a number word still counts.
+    assert [v for _, v, _ in lexicon.quantities("İ rút bốn lá")] == [4]
 
 
 def test_a_purpose_opening_a_sentence_is_its_condition() -> None:
