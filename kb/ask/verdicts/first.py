@@ -80,9 +80,8 @@ def _one_of(first: str, sides: list[set[str]]) -> bool:
 
 def _answer(asked: Asked, p: dict[str, Any]) -> tuple[str, Fact, str] | None:
     """(what comes first, the deciding fact, its clause in English) from one passage, or
-    None: a clause under a
-    condition the question does not state, or not saying a word of the question that turns
-    the order around ("both", "neither"), answers nothing."""
+    None: a clause under a condition the question does not state, or not saying a word of the
+    question that turns the order around ("both", "neither"), answers nothing."""
     turning = set(query_data()["first"]["turning"])
     asked_words = set(re.findall(r"\w+", fold(asked.u.text)))
     for fact in passages.stating(asked.conn, p, asked.required)[1]:
