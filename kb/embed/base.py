@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import array
+import math
+import operator
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
@@ -17,6 +19,9 @@ class Embedder(Protocol):
 
     name: str
     dim: int
+    # The model of its sparse "latent terms" (a second, token-level view of a text: what each
+    # word of it is about, kept where the pooled vector averages it away); None without one.
+    latent_name: str | None
 
     def tokens(self, text: str) -> int:
         """How many tokens the model reads for ``text`` as a question."""
@@ -27,6 +32,47 @@ class Embedder(Protocol):
         ...
 
     def passages(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+    def latents(self, text: str, max_tokens: int = 0) -> list[tuple[int, float]]:
+        """The text's strongest latent terms, (index, weight) strongest first ([] without
+        ``latent_name``); questions and passages alike, without a prefix."""
+        ...
+
+
+# Latent terms kept per text: fewer lose first passages (measured on 3,186 questions, the
+# latent similarity alone among the ranked candidates: 256 terms 49.0% first, 128 43.9%).
+LATENT_TERMS = 256
+
+
+def pack_latents(terms: Sequence[tuple[int, float]]) -> tuple[float, bytes]:
+    """(scale, bytes) of a text's latent terms as stored: LATENT_TERMS uint16 indexes, then
+    as many uint8 weights (``byte * scale``), padded with zeros to a fixed size."""
+    terms = list(terms)[:LATENT_TERMS]
+    top = max((w for _, w in terms), default=0.0) or 1.0
+    scale = top / 255
+    pad = LATENT_TERMS - len(terms)
+    index = array.array("H", [i for i, _ in terms] + [0] * pad)
+    weight = array.array("B", [max(0, min(255, round(w / scale))) for _, w in terms] + [0] * pad)
+    return scale, index.tobytes() + weight.tobytes()
+
+
+def overlaps(asked: Sequence[tuple[int, float]], stored: Sequence[bytes]) -> list[float]:
+    """Cosine of a question's latent terms with each of several packed ones (``pack_latents``
+    bytes; a packed scale cancels out of a cosine). The question's weights sit in a list
+    indexed by term, so each passage is one pass in C (a dict per passage cost 9 ms for the
+    100 ranked candidates of a question)."""
+    weights = [0.0] * 65536
+    for i, w in asked:
+        weights[i] = w
+    asked_norm = math.sqrt(sum(w * w for _, w in asked))
+    out = []
+    for blob in stored:
+        index = array.array("H", blob[: 2 * LATENT_TERMS])
+        weight = array.array("B", blob[2 * LATENT_TERMS :])
+        dot = sum(map(operator.mul, map(weights.__getitem__, index), weight))
+        norm = math.sqrt(sum(map(operator.mul, weight, weight)))
+        out.append(dot / (asked_norm * norm) if asked_norm and norm else 0.0)
+    return out
 
 
 def quantize(vector: Sequence[float]) -> tuple[float, bytes]:

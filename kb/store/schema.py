@@ -328,6 +328,13 @@ TABLES: dict[str, Table] = {
     "vectors": table(
         {"seq": int, "game": str, "hash": str, "scale": float, "vector": bytes}, "seq"
     ),
+    # Each rule's latent terms, when the embedder has them (kb/embed/base.py pack_latents):
+    # ``vector`` holds 256 uint16 term indexes then 256 uint8 weights (``byte * scale``).
+    # A question compares its own with those of its ranked candidates only. The model is
+    # meta's latents_model.
+    "latents": table(
+        {"seq": int, "game": str, "hash": str, "scale": float, "vector": bytes}, "seq"
+    ),
     # The same vectors as a matrix in parts of at most PART_VECTORS rows (kb/store/vectors.py),
     # read by a question in one query (kb/retrieve/dense.py): ``seqs`` int32 and ``scales``
     # float32 arrays, ``game_of`` one byte per vector indexing the JSON list ``games``

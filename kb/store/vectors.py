@@ -6,6 +6,9 @@ rebuild takes them from the database it replaces, then from the cache shipped wi
 package (kb/data/vectors/, written by scripts/vector_cache.py for the bundled corpus), and
 embeds only the texts neither has, saying how far it got. They are stored as int8 with one
 scale per vector (a quarter of the floats' size; the dot products rank as the floats do).
+
+A backend with latent terms (kb.embed: the strongest features of a sparse head over the
+model's token states) gets them written the same way, cached the same way, into ``latents``.
 """
 
 from __future__ import annotations
@@ -15,15 +18,34 @@ import hashlib
 import json
 import sqlite3
 import struct
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from ..embed import Embedder, quantize
+from ..embed import Embedder, pack_latents, quantize
 
 Progress = Callable[[str], None]
 CACHE_DIR = Path(__file__).resolve().parents[1] / "data" / "vectors"
 _MAGIC = b"KBV1"
 BATCH = 32
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of stored embedding: its table, the meta key that names its model, and how a
+    loaded backend turns passage texts into stored (scale, bytes)."""
+
+    table: str
+    meta_key: str
+    encode: Callable[[Embedder, Sequence[str]], list[tuple[float, bytes]]]
+
+
+VECTORS = Kind(
+    "vectors", "vectors_model", lambda e, texts: [quantize(v) for v in e.passages(texts)]
+)
+LATENTS = Kind(
+    "latents", "latents_model", lambda e, texts: [pack_latents(e.latents(t)) for t in texts]
+)
 
 
 def passage_text(section_path: str, number: str, title: str, text: str) -> str:
@@ -77,7 +99,7 @@ class PreviousVectors:
     up by text hash. They are copied into an indexed temporary table of that database's
     read-only connection, on disk: a large corpus's would not fit in a dict."""
 
-    def __init__(self, path: Path | None, model: str) -> None:
+    def __init__(self, path: Path | None, model: str, kind: Kind = VECTORS) -> None:
         self._conn: sqlite3.Connection | None = None
         if path is None or not path.is_file():
             return
@@ -86,12 +108,12 @@ class PreviousVectors:
         except sqlite3.Error:
             return
         try:
-            row = conn.execute("SELECT value FROM meta WHERE key = 'vectors_model'").fetchone()
+            row = conn.execute("SELECT value FROM meta WHERE key = ?", (kind.meta_key,)).fetchone()
             if not row or row[0] != model:
                 conn.close()
                 return
             conn.execute("PRAGMA temp_store = FILE")
-            conn.execute("CREATE TEMP TABLE known AS SELECT hash, scale, vector FROM vectors")
+            conn.execute(f"CREATE TEMP TABLE known AS SELECT hash, scale, vector FROM {kind.table}")
             conn.execute("CREATE INDEX temp.known_hash ON known (hash)")
             self._conn = conn
         except sqlite3.Error:  # an old schema, a damaged file: embed again
@@ -130,15 +152,16 @@ def write_vectors(
     embedder: Callable[[], Embedder],
     previous: Path | None = None,
     say: Progress | None = None,
+    kind: Kind = VECTORS,
 ) -> dict[str, int]:
-    """Embed every rule into ``vectors`` with ``model`` (cached texts taken as they are;
+    """Embed every rule into ``kind``'s table with ``model`` (cached texts taken as they are;
     ``embedder()`` loads the model only when some text is new); counts of how many came from
     the previous database, the shipped cache, and the model. Rows are written as they are
     found or embedded, a batch at a time: a large corpus's vectors are never all in memory."""
     say = say or (lambda _m: None)
-    known = PreviousVectors(previous, model)
+    known = PreviousVectors(previous, model, kind)
     try:
-        return _write_vectors(conn, model, embedder, known, say)
+        return _write_vectors(conn, model, embedder, known, say, kind)
     finally:
         known.close()
 
@@ -149,10 +172,11 @@ def _write_vectors(
     embedder: Callable[[], Embedder],
     known: PreviousVectors,
     say: Progress,
+    kind: Kind,
 ) -> dict[str, int]:
     shipped = read_cache(cache_file(model))
     counts = {"previous": 0, "shipped": 0, "embedded": 0}
-    insert = "INSERT INTO vectors (seq, game, hash, scale, vector) VALUES (?, ?, ?, ?, ?)"
+    insert = f"INSERT INTO {kind.table} (seq, game, hash, scale, vector) VALUES (?, ?, ?, ?, ?)"
     found_rows: list[tuple[int, str, str, float, bytes]] = []
     missing: list[tuple[int, str, str, str]] = []
     new = sum(
@@ -166,12 +190,12 @@ def _write_vectors(
 
     def embed_missing() -> None:
         assert loaded is not None
-        vectors = loaded.passages([t for *_, t in missing])
+        stored = kind.encode(loaded, [t for *_, t in missing])
         conn.executemany(
             insert,
             [
-                (seq, game, key, *quantize(vector))
-                for (seq, game, key, _), vector in zip(missing, vectors, strict=True)
+                (seq, game, key, *packed)
+                for (seq, game, key, _), packed in zip(missing, stored, strict=True)
             ],
         )
         counts["embedded"] += len(missing)
@@ -198,8 +222,9 @@ def _write_vectors(
     if missing:
         embed_missing()
     conn.executemany(insert, found_rows)
-    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('vectors_model', ?)", (model,))
-    _write_index(conn, model)
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (kind.meta_key, model))
+    if kind is VECTORS:
+        _write_index(conn, model)
     return counts
 
 

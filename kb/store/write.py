@@ -16,6 +16,7 @@ Each step below writes a few tables; ``kb.store.schema`` says what their rows ho
 from __future__ import annotations
 
 import fcntl
+import functools
 import os
 import sqlite3
 import stat
@@ -247,12 +248,18 @@ def _embed(conn: sqlite3.Connection, spec: str, previous: Path, say: Progress) -
     model = embed.model_name(spec)
     if model is None:
         return
-    say(f"write passage vectors ({model})")
-    counts = vectors.write_vectors(conn, model, lambda: _loaded(spec), previous=previous, say=say)
-    say(
-        f"  vectors: {counts['previous']} kept, {counts['shipped']} from the shipped cache, "
-        f"{counts['embedded']} embedded"
-    )
+    loaded = functools.cache(lambda: _loaded(spec))  # loaded once, when some text is new
+    kinds = [(model, vectors.VECTORS)]
+    latent = embed.latent_model_name(spec)
+    if latent is not None:
+        kinds.append((latent, vectors.LATENTS))
+    for name, kind in kinds:
+        say(f"write passage {kind.table} ({name})")
+        counts = vectors.write_vectors(conn, name, loaded, previous=previous, say=say, kind=kind)
+        say(
+            f"  {kind.table}: {counts['previous']} kept, {counts['shipped']} from the shipped "
+            f"cache, {counts['embedded']} embedded"
+        )
 
 
 def _loaded(spec: str) -> embed.Embedder:
