@@ -76,7 +76,8 @@ def named_version_first(
 ) -> list[dict[str, Any]]:
     """A question naming a version of a rulebook ("CR 7.0") reads that version: a rule of
     another version of it gives its place to its counterpart in the named one, when that is a
-    candidate too (7.0 has no rune deck, whatever 8.01's rule on it scores)."""
+    candidate too, and the other versions' rules without one go after the named version's
+    (7.0 has no rune deck, whatever 8.01's rule on it scores)."""
     named = {r["document"]: r["game"] for r in rows if r.get("version") in versions}
     others = [
         r["id"]
@@ -90,7 +91,8 @@ def named_version_first(
         ids = [r["id"] for r in out] if other else []
         if other in ids and ids.index(other) > ids.index(rule):
             out.insert(ids.index(rule), out.pop(ids.index(other)))
-    return out
+    unnamed = set(others)
+    return sorted(out, key=lambda r: r["id"] in unnamed)
 
 
 def named_era_first(rows: list[dict[str, Any]], years: list[str]) -> list[dict[str, Any]]:
