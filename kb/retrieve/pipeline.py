@@ -5,7 +5,8 @@
                  closest to the question's embedding, kb.retrieve.dense)
     fuse         reciprocal-rank fusion of the lists (kb.retrieve.fuse)
     rank         every fused candidate scored by its features and the learned weights
-                 (kb.retrieve.rank)
+                 (kb.retrieve.rank), among them how far its latent terms meet the
+                 question's (kb.retrieve.dense.latent_similarity)
     rerank       the ranked list's head ordered again by boosted trees (kb.retrieve.trees)
     cut          the named version's rules first, a rule before a glossary entry (unless the
                  question asks what something is), one hit per piece of rules text, current
@@ -95,8 +96,15 @@ def retrieve(
     stages = candidates(conn, u, game, forms, use_dense=use_dense)
     stages.fused = head(fuse(stages.lists), conn)
     stages.groups = query_groups(forms)
+    latent = dense_stage.latent_similarity(conn, u.text, sorted(stages.fused)) if use_dense else {}
     stages.linear = rank(
-        conn, u, stages.fused, lang=lang, groups=stages.groups, dense=stages.similarity
+        conn,
+        u,
+        stages.fused,
+        lang=lang,
+        groups=stages.groups,
+        dense=stages.similarity,
+        latent=latent,
     )
     stages.ranked = rerank(stages.linear, stages.lists, question={"accentless": accentless(u)})
     versions = named_versions(u.text)

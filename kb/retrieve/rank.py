@@ -39,10 +39,12 @@ def rank(
     groups: list[Group],
     lang: str = "",
     dense: dict[int, float] | None = None,
+    latent: dict[int, float] | None = None,
 ) -> list[dict[str, Any]]:
     """The fused candidate passages, best first, each with its ``features`` and ``score``
     (the learned weights of kb/data/ask_weights.toml [weights]). ``dense``: each passage's
-    similarity to the question, when the database has vectors."""
+    similarity to the question, when the database has vectors; ``latent`` each candidate's
+    latent terms' similarity to the question's, when it has those."""
     if not fused:
         return []
     ranking = Ranking(
@@ -53,6 +55,7 @@ def rank(
         near=neighbours(conn, {t["node"] for t in u.timing} | set(u.qualified_from)),
         lang=lang or u.lang,
         dense=dense or {},
+        latent=latent or {},
     )
     w = weights()
     rows = run(conn, "passages", seqs=sorted(fused))
