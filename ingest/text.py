@@ -291,17 +291,29 @@ def compare_form(text: str) -> str:
 _STEMMABLE = re.compile(r"[a-z][a-z'’]{2,}")
 
 
+_LANGUAGES: dict[str, Any] = {}
+
+
+def use_languages(data: dict[str, Any]) -> None:
+    """data/languages.toml as a caller has it parsed already (kb ask: the database's copy), so
+    the stemmer is chosen without importing tomllib (7 ms of a kb ask process)."""
+    _LANGUAGES.update(data)
+
+
 @cache
 def _stemmer() -> Any:  # PyStemmer has no type hints; None when the data names no stemmer
     """The Snowball stemmer of the default Latin-script language (data/languages.toml), read
     without ingest/languages.py: its dataclasses cost kb ask more than the file does."""
-    import tomllib
-    from pathlib import Path
+    if _LANGUAGES:
+        languages = _LANGUAGES["languages"].values()
+    else:
+        import tomllib
+        from pathlib import Path
 
-    # A plain file read: importlib.resources would cost kb ask 7 ms of imports (tempfile,
-    # zipfile); the package is installed as files, as queries/ is read.
-    text = (Path(__file__).parent / "data" / "languages.toml").read_text(encoding="utf-8")
-    languages = tomllib.loads(text)["languages"].values()
+        # A plain file read: importlib.resources would cost kb ask 7 ms of imports (tempfile,
+        # zipfile); the package is installed as files, as queries/ is read.
+        text = (Path(__file__).parent / "data" / "languages.toml").read_text(encoding="utf-8")
+        languages = tomllib.loads(text)["languages"].values()
     name = next((entry.get("stemmer", "") for entry in languages if entry.get("default")), "")
     if not name:
         return None

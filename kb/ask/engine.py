@@ -12,6 +12,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from ingest.text import use_languages
+
 from ..limits import cap
 from ..lookups.labels import narrate
 from ..lookups.timing import node_path
@@ -100,6 +102,7 @@ def ask(
     question = capped.text
     for name in datafiles.ASK_FILES:
         datafiles.load(name, conn)  # the database's parsed copy, if current
+    use_languages(datafiles.load("languages"))  # the stemmer chosen without tomllib
     vocab = load_vocabulary(conn)
     u = understand(conn, question, vocab, game=game)
     stages = retrieve(conn, u, game=game, lang=lang)
