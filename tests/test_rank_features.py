@@ -73,6 +73,10 @@ def test_feature(conn: sqlite3.Connection, case: Case) -> None:
         dense={row["seq"]: float(case.options["dense"]), 2: 1.0, 3: 0.0}
         if "dense" in case.options
         else None,
+        # Its latent terms' similarity, between the candidates' most (0.8) and least (0.2).
+        latent={row["seq"]: float(case.options["latent"]), 2: 0.8, 3: 0.2}
+        if "latent" in case.options
+        else None,
     )
     value = FEATURES[case.options["feature"]](row, ranking)
     assert f"{value:.2f}" == case.expected
