@@ -20,7 +20,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from kb.store.vectors import cache_file, write_cache
+from kb.store.vectors import LATENTS, VECTORS, cache_file, write_cache
 
 
 def main() -> int:
@@ -28,18 +28,18 @@ def main() -> int:
     parser.add_argument("db", type=Path, help="a database built from the bundled corpus")
     args = parser.parse_args()
     conn = sqlite3.connect(f"{args.db.resolve().as_uri()}?mode=ro", uri=True)
-    models = dict(conn.execute("SELECT key, value FROM meta WHERE key LIKE '%_model'"))
-    if "vectors_model" not in models:
+    models = dict(conn.execute("SELECT key, value FROM meta"))
+    if VECTORS.meta_key not in models:
         print(f"{args.db}: built without vectors", file=sys.stderr)
         return 1
-    for table in ("vectors", "latents"):
-        model = models.get(f"{table}_model")
+    for kind in (VECTORS, LATENTS):
+        model = models.get(kind.meta_key)
         if model is None:
             continue
-        rows = conn.execute(f"SELECT hash, scale, vector FROM {table}")
+        rows = conn.execute(f"SELECT hash, scale, vector FROM {kind.table}")
         path = cache_file(model)
         n = write_cache(path, {h: (s, v) for h, s, v in rows})
-        print(f"wrote {n} {table} of {model} to {path} ({path.stat().st_size / 1e6:.1f} MB)")
+        print(f"wrote {n} {kind.table} of {model} to {path} ({path.stat().st_size / 1e6:.1f} MB)")
     return 0
 
 
