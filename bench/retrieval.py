@@ -297,9 +297,12 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
     )
     parser.add_argument("--json", type=Path, help="write per-question results here")
     args = parser.parse_args(argv)
+    stages = tuple(s for s in args.stages.split(",") if s)
+    unknown = sorted(set(stages) - set(STAGES))
+    if unknown:  # before the run, not after minutes of it
+        parser.error(f"--stages: unknown {', '.join(unknown)} (known: {', '.join(STAGES)})")
     paths = set_paths(args.sets)
     results = run(args.db, paths, use_dense=not args.no_dense, given_game=args.given_game)
-    stages = tuple(s for s in args.stages.split(",") if s)
     out(f"{len(results)} answerable questions from {', '.join(p.name for p in paths)}; {args.db}")
     if args.given_game:
         out("(each question asked with its game given, as with kb ask --game)")
