@@ -281,6 +281,18 @@ def test_a_vietnamese_question_typed_without_marks_is_embedded_with_them(built_d
         assert restore(conn, typed) == typed
 
 
+def test_the_words_a_judge_says_and_rulebooks_never_write_get_their_marks(built_db: Path) -> None:
+    """Rules say "người chơi", a judge asks "tôi ...": counted from the corpus alone, "toi"
+    became "tối" (as in "tối đa") and "la" the copula "là". The everyday text counted beside the
+    corpus (kb/data/everyday/vi.txt) gives a question's own words back."""
+    conn = connect(built_db)
+    for marked in (
+        "bạn còn bao nhiêu lá trên tay",
+        "đối thủ vừa tấn công thì tôi chặn được không",
+    ):
+        assert restore(conn, fold(marked)) == marked
+
+
 def test_dense_candidates_come_from_the_questions_language_and_the_others(built_db: Path) -> None:
     """The model puts a Vietnamese question nearer to every Vietnamese passage than to the
     English Comprehensive Rules that decide it: the twenty nearest are all Vietnamese. Dense

@@ -21,3 +21,13 @@ def test_every_package_of_the_tree_is_in_the_wheel() -> None:
     assert tree - listed == set(), "add these to [tool.setuptools] packages in pyproject.toml"
     data = config["tool"]["setuptools"]["package-data"]
     assert "data/*.toml" in data["kb"]  # kb/data/limits.toml among them
+
+
+def test_every_data_file_of_kb_is_in_the_wheel() -> None:
+    """A data file no package-data pattern names is left out of the wheel: the installed kb
+    would build without it (kb/data/everyday/vi.txt: Vietnamese questions lose their marks)."""
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = config["tool"]["setuptools"]["package-data"]["kb"]
+    files = {p for p in (REPO / "kb" / "data").rglob("*") if p.is_file()}
+    shipped = {p for pattern in patterns for p in (REPO / "kb").glob(pattern)}
+    assert files and sorted(str(p.relative_to(REPO)) for p in files - shipped) == []

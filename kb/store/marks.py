@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import sqlite3
 import weakref
@@ -54,16 +55,36 @@ def count(texts: list[str]) -> Marks:
 def store_marks(conn: sqlite3.Connection) -> None:
     """Count the words of every Latin-script language that has letters of its own and whose
     search folds them away (Vietnamese): its rules, the glossary terms and moment names
-    written in it, and the curated phrasings of questions in it (called by ``kb build``)."""
+    written in it, the curated phrasings of questions in it, and its everyday text (called by
+    ``kb build``)."""
     value: dict[str, Any] = {}
     for code in column(conn, "marks_languages"):
         # The curated ways questions are put ("bao nhiêu": "how many") are written with marks
         # too, and rules seldom say them.
         phrased = [t for t in _strings(_PHRASINGS) if writing_language(t) == code]
-        marks = count([*column(conn, "marks_texts", lang=code), *phrased])
+        texts = [*column(conn, "marks_texts", lang=code), *phrased, *everyday(code)]
+        marks = count(texts)
         if marks.words:
             value[code] = {"words": marks.words, "pairs": marks.pairs}
     execute(conn, "meta_store", key=MARKS_KEY, value=json.dumps(value, ensure_ascii=False))
+
+
+# Everyday text of a language (kb/data/everyday/<code>.txt): rules say "người chơi", a judge
+# asks "tôi có ...": the words a question is put in that rulebooks never write.
+# (os.path: pathlib is not imported on the kb ask path.)
+_EVERYDAY = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "everyday"
+)
+
+
+def everyday(code: str) -> list[str]:
+    """The lines of ``code``'s everyday text (comment lines left out); [] without one."""
+    path = os.path.join(_EVERYDAY, f"{code}.txt")
+    if not os.path.isfile(path):
+        return []
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    return [line for line in lines if line.strip() and not line.startswith("#")]
 
 
 # The data files of how a question puts things (kb.store.datafiles names).
