@@ -5,8 +5,9 @@ Folded search does not need the marks, but the embedding model does: it reads un
 Vietnamese as another language (the dense list found the deciding rule first for 17% of such
 questions, 53% of the same questions typed with marks). Each word becomes the written form
 the corpus (and the language's everyday text: a judge says "tôi", rules never do) uses for it
-most in its context: a bigram model over the counts kb.store.marks keeps, interpolated with the word's own frequency by Witten-Bell (no tuned constant), decoded
-by Viterbi. A word the corpus never writes in the language stays as typed.
+most in its context: a bigram model over the counts kb.store.marks keeps, interpolated with
+the word's own frequency by Witten-Bell (no tuned constant), decoded by Viterbi. A word the
+corpus never writes in the language stays as typed.
 
 On the ``kb ask`` path: standard library and ``ingest.text`` only.
 """
