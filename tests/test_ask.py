@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from run_kb import run_kb
 
+from ingest.text import fold
 from kb.ask import ask
 
 QUESTIONS = Path(__file__).parent / "fixtures" / "questions.toml"
@@ -271,6 +272,17 @@ def test_spellings() -> None:
     from kb.lexicon.forms import spelled
 
     assert "cannot draw" in spelled(["can't draw"]) and "can't draw" in spelled(["cannot draw"])
+
+
+def test_a_question_typed_without_marks_is_read_as_typed_with_them(
+    conn: sqlite3.Connection,
+) -> None:
+    """Folded, "là" (is) and "lá" (a card) are one word: "la" is read as the card only once the
+    question's marks are given back, as it is for the embedding (kb.lexicon.marks)."""
+    marked = "tôi có thể rút thêm lá bài không"
+    typed = ask(conn, fold(marked))["understood"]
+    assert typed["expansions"] == ask(conn, marked)["understood"]["expansions"]
+    assert "cards" in typed["expansions"]["la"]
 
 
 def test_yes_no_from_the_sentence_that_states_it(conn: sqlite3.Connection) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
+from ..lexicon.marks import restore
 from ..store.vocabulary import Vocabulary
 from . import passes_asks as asks
 from . import passes_names as names
@@ -84,5 +85,6 @@ def run_passes(
 def understand(
     conn: sqlite3.Connection, text: str, vocab: Vocabulary, *, game: str = ""
 ) -> Understood:
-    """What the question names (see the module docstring)."""
-    return run_passes(conn, text, vocab, game=game).result
+    """What the question names (see the module docstring). A question typed without its
+    language's marks is read with them given back (kb.lexicon.marks), as it is embedded."""
+    return run_passes(conn, restore(conn, text), vocab, game=game).result
