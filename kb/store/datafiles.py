@@ -38,6 +38,12 @@ ASK_FILES = {
 _loaded: dict[str, Any] = {}
 
 
+def located(relative: str) -> str:
+    """The absolute path of a data file, from its path relative to the repository (package)
+    root."""
+    return os.path.join(_ROOT, relative)
+
+
 def _meta_key(name: str) -> str:
     return f"data:{name}"
 

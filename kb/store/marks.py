@@ -71,15 +71,11 @@ def store_marks(conn: sqlite3.Connection) -> None:
 
 # Everyday text of a language (kb/data/everyday/<code>.txt): rules say "người chơi", a judge
 # asks "tôi có ...": the words a question is put in that rulebooks never write.
-# (os.path: pathlib is not imported on the kb ask path.)
-_EVERYDAY = os.path.join(
-    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "everyday"
-)
 
 
 def everyday(code: str) -> list[str]:
     """The lines of ``code``'s everyday text (comment lines left out); [] without one."""
-    path = os.path.join(_EVERYDAY, f"{code}.txt")
+    path = datafiles.located(os.path.join("kb", "data", "everyday", f"{code}.txt"))
     if not os.path.isfile(path):
         return []
     with open(path, encoding="utf-8") as f:
