@@ -233,6 +233,7 @@ def game_of_words(ctx: Context) -> None:
         # A phrase decides unless the question's other words point to another game.
         if game and counts[game] >= least and votes <= {game}:
             r.game = r.game_hint = game
+            r.game_guessed = True
             return
 
 

@@ -31,6 +31,8 @@ class Understood:
         self.years: list[str] = []  # "2005": the era the question is about
         self.definition = False  # "what is ...", "... là gì"
         self.game_hint: str | None = None  # the game only the question's words belong to
+        # The game was told by a phrase only its rules say ("hand limit"), not named.
+        self.game_guessed = False
         self.quantity = False  # "how many", "tối đa": the answer is a number
         self.corrections: dict[str, str] = {}  # misspelt word -> index word
         # The question with its misspellings corrected: where the spans of cards, moments

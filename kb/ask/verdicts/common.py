@@ -13,7 +13,7 @@ from ingest.text import fold
 from ...lexicon.words import query_data, stopwords
 from ...lookups.labels import narrate
 from ...store import datafiles
-from ...store.db import first
+from ...store.db import first, run
 from ..answers.common import answer, node, quote_gloss, source
 from ..passes_asks import asks_twice
 from ..question import Understood
@@ -148,6 +148,11 @@ def verdict_answer(conn: sqlite3.Connection, u: Understood, verdict: Verdict) ->
     return out
 
 
+def concept_games(u: Understood) -> list[str]:
+    """The games whose moments or terms the question names (a term every game has aside)."""
+    return sorted({t["game"] for t in [*u.timing, *u.terms]} - {"*"})
+
+
 def not_covered(u: Understood, asked: Asked) -> str:
     """What the knowledge base lacks to answer, said plainly; or the conflicting rules."""
     if asked.conflicts:
@@ -159,6 +164,10 @@ def not_covered(u: Understood, asked: Asked) -> str:
         return narrate("words_unsaid", words=", ".join(f"“{w}”" for w in asked.unaccounted))
     if asked.kind == "yesno" and asks_twice(u.text):
         return narrate("asks_twice")
+    if asked.stopped_by == "several_games":
+        names = {r["id"]: r["name"] for r in run(asked.conn, "game_names")}
+        games = " and ".join(names.get(g, g) for g in concept_games(u))
+        return narrate("several_games", games=games)
     named = [c["name"] for c in u.cards] + [t["text"] for t in u.timing if "start" in t]
     named += [c["text"] for c in u.classes]
     what = narrate(f"asks_{asked.kind}")

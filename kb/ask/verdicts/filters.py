@@ -9,7 +9,7 @@ from typing import Any
 
 from ..passes_asks import asks_twice
 from .account import unaccounted
-from .common import Asked, Verdict
+from .common import Asked, Verdict, concept_games
 
 
 def unknown_word(asked: Asked) -> bool:
@@ -21,6 +21,14 @@ def unknown_word(asked: Asked) -> bool:
 def two_questions(asked: Asked) -> bool:
     """One yes or no cannot answer two questions ("can I chain it, and does it resolve?")."""
     return asked.kind == "yesno" and asks_twice(asked.u.text)
+
+
+def several_games(asked: Asked) -> bool:
+    """The question names no game (a phrase may have guessed one), and the moments or terms it
+    names are several games' ("end phase" is Yu-Gi-Oh!'s and Force of Will's): a verdict read
+    from one game's rules would answer a judge at the other's table, where they may differ."""
+    u = asked.u
+    return (not u.game or u.game_guessed) and len(concept_games(u)) > 1
 
 
 def unaccounted_word(asked: Asked, v: Verdict) -> bool:
@@ -36,6 +44,7 @@ def unaccounted_word(asked: Asked, v: Verdict) -> bool:
 QUESTION: dict[str, Callable[[Asked], bool]] = {
     "unknown_word": unknown_word,
     "two_questions": two_questions,
+    "several_games": several_games,
 }
 VERDICT: dict[str, Callable[[Asked, Verdict], bool]] = {"unaccounted_word": unaccounted_word}
 # Filters switched off, by name: bench/verdicts.py measures what each one prevents.
