@@ -60,6 +60,11 @@ class Understood:
         wanted += [("term", t) for t in dict.fromkeys(t["term"] for t in self.terms)]
         return wanted
 
+    def concept_games(self) -> set[str]:
+        """The games whose moments or terms the question names (a term every game has aside),
+        whatever else uses the words."""
+        return {t["game"] for t in [*self.timing, *self.terms]} - {"*"}
+
     def as_json(self) -> dict[str, Any]:
         return {
             "lang": self.lang,

@@ -61,8 +61,7 @@ class Ranking:
         # rules of either may answer ("after damage was calculated" is said of damage
         # calculation itself).
         self.nodes = {t["node"] for t in u.timing} | set(u.qualified_from)
-        # The games of the moments and terms the question names, whatever else uses the words.
-        self.concept_games = {t["game"] for t in [*u.timing, *u.terms]} - {"*"}
+        self.concept_games = u.concept_games()
         self.memo: dict[tuple[str, str], float] = {}
 
     def once(self, kind: str, text: str, feature: Callable[[str], float]) -> float:

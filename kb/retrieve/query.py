@@ -30,6 +30,8 @@ class Understanding(Protocol):
 
     def concepts(self) -> list[tuple[str, str]]: ...
 
+    def concept_games(self) -> set[str]: ...
+
 
 def typed_spans(u: Understanding) -> list[str]:
     """What the question typed for each card, moment and term it names (folded)."""

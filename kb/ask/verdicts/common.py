@@ -148,11 +148,6 @@ def verdict_answer(conn: sqlite3.Connection, u: Understood, verdict: Verdict) ->
     return out
 
 
-def concept_games(u: Understood) -> list[str]:
-    """The games whose moments or terms the question names (a term every game has aside)."""
-    return sorted({t["game"] for t in [*u.timing, *u.terms]} - {"*"})
-
-
 def not_covered(u: Understood, asked: Asked) -> str:
     """What the knowledge base lacks to answer, said plainly; or the conflicting rules."""
     if asked.conflicts:
@@ -166,7 +161,7 @@ def not_covered(u: Understood, asked: Asked) -> str:
         return narrate("asks_twice")
     if asked.stopped_by == "several_games":
         names = {r["id"]: r["name"] for r in run(asked.conn, "game_names")}
-        games = " and ".join(names.get(g, g) for g in concept_games(u))
+        games = " and ".join(names.get(g, g) for g in sorted(u.concept_games()))
         return narrate("several_games", games=games)
     named = [c["name"] for c in u.cards] + [t["text"] for t in u.timing if "start" in t]
     named += [c["text"] for c in u.classes]

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..passes_asks import asks_twice
 from .account import unaccounted
-from .common import Asked, Verdict, concept_games
+from .common import Asked, Verdict
 
 
 def unknown_word(asked: Asked) -> bool:
@@ -28,7 +28,7 @@ def several_games(asked: Asked) -> bool:
     names are several games' ("end phase" is Yu-Gi-Oh!'s and Force of Will's): a verdict read
     from one game's rules would answer a judge at the other's table, where they may differ."""
     u = asked.u
-    return (not u.game or u.game_guessed) and len(concept_games(u)) > 1
+    return (not u.game or u.game_guessed) and len(u.concept_games()) > 1
 
 
 def unaccounted_word(asked: Asked, v: Verdict) -> bool:
