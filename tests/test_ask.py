@@ -889,6 +889,20 @@ def test_a_vietnamese_pronoun_typed_without_accents_negates_nothing(
     assert _asked_negation("can't I block with a rested resonator?", "en")
 
 
+def test_a_number_counting_nothing_read_answers_no_question_naming_no_count(
+    conn: sqlite3.Connection,
+) -> None:
+    """Force of Will's Valhalla rule says "each player's maximum lifebreak size is four": the
+    build reads no unit for that four, and "what life do we start at" names nothing counted,
+    so the four is not its answer; a count the question names still is ("main deck")."""
+
+    def verdict(question: str) -> str | None:
+        return (ask(conn, question)["answer"] or {}).get("verdict")
+
+    assert verdict("what life do we start at in force of will") != "4"
+    assert verdict("how many cards in a flash deck?") == "25"
+
+
 def test_a_number_a_word_labels_is_no_count(conn: sqlite3.Connection) -> None:
     """The numbers of "turn 1", "Chain 2", "cấp 8" label a turn, a Chain, a Level: the
     question states no count; "a 39-card main deck" and "2 Magic Cylinder" do."""

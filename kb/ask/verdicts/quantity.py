@@ -202,12 +202,15 @@ def _matching(asked: Asked, counted: set[str] | None = None) -> tuple[list[Fact]
         # Nothing named is counted: a number in a condition is a threshold, no value ("If a
         # player has a life total of 0 or below" says nothing of the starting life); a number
         # of a kind the question does not name counts something else ("16 trigger units" is
-        # no size of the main deck).
+        # no size of the main deck); a number counting nothing the build could read
+        # ("maximum lifebreak size is four") is not shown to count what is asked ("what life
+        # do we start at").
         known = {c for _, c in found} | curated()["generic"]
         facts = [
             f
             for f in facts
             if not _in_condition(f)
+            and f["unit"]
             and (
                 not f["unit"].startswith(_CONCEPTS)
                 or f["unit"] in known
