@@ -63,7 +63,9 @@ class _Phrases:
     these on every run, and compiling the alternations cost more than most answers."""
 
     def __init__(self, phrases: list[str]) -> None:
-        self.phrases = sorted({p for p in phrases if p.strip()}, key=lambda p: (-len(p), p))
+        found = {p for p in phrases if p.strip()}
+        found |= {p.replace("'", "’") for p in found}  # an apostrophe typeset: "can’t"
+        self.phrases = sorted(found, key=lambda p: (-len(p), p))
         self.cjk = {p for p in self.phrases if CJK_RUN.search(p)}
 
     def finditer(self, text: str) -> list[_Found]:
@@ -115,9 +117,12 @@ def _lower(text: str) -> str:
 
 def _alternation(phrases: list[str], form: Callable[[str], str] = fold) -> re.Pattern[str]:
     """Whole-word alternation of folded phrases (or of another ``form``), longest first; CJK
-    phrases anywhere. (One pair of word-boundary checks around the whole alternation: one
-    per phrase compiles several times slower, and kb ask compiles these on every run.)"""
-    ordered = sorted({form(p) for p in phrases if p.strip()}, key=lambda p: (-len(p), p))
+    phrases anywhere; an apostrophe as typed or typeset ("can't", "can’t": Lorcana's rules and
+    phones write the second). (One pair of word-boundary checks around the whole alternation:
+    one per phrase compiles several times slower, and kb ask compiles these on every run.)"""
+    forms = {form(p) for p in phrases if p.strip()}
+    forms |= {f.replace("'", "’") for f in forms}
+    ordered = sorted(forms, key=lambda p: (-len(p), p))
     cjk = [re.escape(p) for p in ordered if CJK_RUN.search(p)]
     plain = [re.escape(p) for p in ordered if not CJK_RUN.search(p)]
     parts = [f"(?:{'|'.join(cjk)})"] if cjk else []

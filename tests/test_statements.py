@@ -21,6 +21,18 @@ def test_modal_marks_keep_the_longest_cue() -> None:
     assert [kind for _, _, kind in marks] == ["cannot"]
 
 
+def test_an_apostrophe_typeset_negates_as_one_typed() -> None:
+    """Lorcana's rules (and phones) write "can’t": read as "can", a rule forbidding something
+    became a fact allowing it, and "can I quest the turn I played it?" was answered yes."""
+    lexicon = load_lexicon()
+    for text in ("A character can’t quest the same turn it’s played.", "You don’t need to pay."):
+        typed = text.replace("’", "'")
+        assert [k for *_, k in lexicon.modal_marks(text)] == [
+            k for *_, k in lexicon.modal_marks(typed)
+        ]
+    assert [k for *_, k in lexicon.modal_marks("A character can’t quest.")] == ["cannot"]
+
+
 def test_a_condition_after_what_it_governs() -> None:
     lexicon = load_lexicon()
     assert lexicon.split_condition("You also win if the opponent can't draw a card.") == (

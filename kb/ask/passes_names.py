@@ -37,11 +37,15 @@ def _bare_contractions() -> tuple[re.Pattern[str], dict[str, str]]:
     return re.compile(rf"(?<![\w'’])(?:{body})(?![\w'’])", re.IGNORECASE), written
 
 
+_APOSTROPHES = str.maketrans({"’": "'", "ʼ": "'"})
+
+
 def read_text(ctx: Context) -> None:
     """Composed accents (NFC, as the data files are written: "lá" typed as "la" + U+0301 is
-    "lá"), contractions given back their apostrophe, misspellings corrected, folded, split
-    into tokens."""
-    ctx.typed = " ".join(unicodedata.normalize("NFC", ctx.typed).split())
+    "lá"), an apostrophe as the data files write it (a phone types "can’t"), contractions
+    given back their apostrophe, misspellings corrected, folded, split into tokens."""
+    typed = unicodedata.normalize("NFC", ctx.typed).translate(_APOSTROPHES)
+    ctx.typed = " ".join(typed.split())
     if _bare_words() & set(re.findall(r"\w+", ctx.typed.lower())):  # compiled only when needed
         pattern, written = _bare_contractions()
         ctx.typed = pattern.sub(lambda m: written[m.group().lower()], ctx.typed)
