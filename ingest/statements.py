@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache, cached_property
 from typing import Any
 
@@ -56,6 +56,13 @@ def _is_word_char(text: str, at: int) -> bool:
     return 0 <= at < len(text) and (text[at].isalnum() or text[at] == "_")
 
 
+def as_written(phrases: Iterable[str]) -> set[str]:
+    """The phrases (but blank ones), each also with its apostrophes typeset ("can't",
+    "can’t": Lorcana's rules write the second)."""
+    found = {p for p in phrases if p.strip()}
+    return found | {p.replace("'", "’") for p in found}
+
+
 class _Phrases:
     """Phrases found in a text as a regex alternation of them, longest first and between
     word boundaries (CJK phrases anywhere), would find them: leftmost first, the longest at
@@ -63,9 +70,7 @@ class _Phrases:
     these on every run, and compiling the alternations cost more than most answers."""
 
     def __init__(self, phrases: list[str]) -> None:
-        found = {p for p in phrases if p.strip()}
-        found |= {p.replace("'", "’") for p in found}  # an apostrophe typeset: "can’t"
-        self.phrases = sorted(found, key=lambda p: (-len(p), p))
+        self.phrases = sorted(as_written(phrases), key=lambda p: (-len(p), p))
         self.cjk = {p for p in self.phrases if CJK_RUN.search(p)}
 
     def finditer(self, text: str) -> list[_Found]:
@@ -116,13 +121,11 @@ def _lower(text: str) -> str:
 
 
 def _alternation(phrases: list[str], form: Callable[[str], str] = fold) -> re.Pattern[str]:
-    """Whole-word alternation of folded phrases (or of another ``form``), longest first; CJK
-    phrases anywhere; an apostrophe as typed or typeset ("can't", "can’t": Lorcana's rules and
-    phones write the second). (One pair of word-boundary checks around the whole alternation:
-    one per phrase compiles several times slower, and kb ask compiles these on every run.)"""
-    forms = {form(p) for p in phrases if p.strip()}
-    forms |= {f.replace("'", "’") for f in forms}
-    ordered = sorted(forms, key=lambda p: (-len(p), p))
+    """Whole-word alternation of folded phrases (or of another ``form``) as written
+    (``as_written``), longest first; CJK phrases anywhere. (One pair of word-boundary checks
+    around the whole alternation: one per phrase compiles several times slower, and kb ask
+    compiles these on every run.)"""
+    ordered = sorted(as_written(form(p) for p in phrases), key=lambda p: (-len(p), p))
     cjk = [re.escape(p) for p in ordered if CJK_RUN.search(p)]
     plain = [re.escape(p) for p in ordered if not CJK_RUN.search(p)]
     parts = [f"(?:{'|'.join(cjk)})"] if cjk else []

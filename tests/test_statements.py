@@ -33,6 +33,19 @@ def test_an_apostrophe_typeset_negates_as_one_typed() -> None:
     assert [k for *_, k in lexicon.modal_marks("A character can’t quest.")] == ["cannot"]
 
 
+def test_a_typeset_negation_says_what_does_not_happen() -> None:
+    """ "This isn’t a triggered ability and doesn’t use the bag": read as "does", Lorcana's
+    rules said the opposite of what they say."""
+    from ingest.extract.clauses import reading
+
+    lexicon = load_lexicon()
+    for text in ("Reminder text isn’t rules text.", "This ability doesn’t use the bag."):
+        typed = reading(lexicon, text.replace("’", "'"))
+        typeset = reading(lexicon, text)
+        assert typed is not None and typeset is not None
+        assert typeset["modality"] == typed["modality"] == "does-not"
+
+
 def test_a_condition_after_what_it_governs() -> None:
     lexicon = load_lexicon()
     assert lexicon.split_condition("You also win if the opponent can't draw a card.") == (

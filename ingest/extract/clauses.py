@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from ..statements import Lexicon
+from ..statements import Lexicon, as_written
 from ..text import fold
 
 
@@ -21,8 +21,8 @@ from ..text import fold
 def _words(lexicon: Lexicon, *keys: str) -> re.Pattern[str]:
     """A whole-word alternation of the folded words of ``keys`` in data/statements.toml
     (each a table of per-language lists)."""
-    found = [w for key in keys for ws in lexicon.data[key].values() for w in ws]
-    body = "|".join(re.escape(fold(w)) for w in sorted(set(found), key=len, reverse=True))
+    found = as_written(fold(w) for key in keys for ws in lexicon.data[key].values() for w in ws)
+    body = "|".join(re.escape(w) for w in sorted(found, key=len, reverse=True))
     return re.compile(rf"(?<!\w)(?:{body})(?!\w)" if body else "(?!)")
 
 
