@@ -37,6 +37,7 @@ def _bare_contractions() -> tuple[re.Pattern[str], dict[str, str]]:
     return re.compile(rf"(?<![\w'’])(?:{body})(?![\w'’])", re.IGNORECASE), written
 
 
+# A typeset apostrophe ("can’t") as the data files write it; "‘" stays, as it opens a quote.
 _APOSTROPHES = str.maketrans({"’": "'", "ʼ": "'"})
 
 
