@@ -34,7 +34,7 @@ def _bare_contractions() -> tuple[re.Pattern[str], dict[str, str]]:
     [apostrophes]): "doesnt" -> "doesn't"."""
     written = {w.replace("'", ""): w for w in query_data()["apostrophes"]["en"]}
     body = "|".join(sorted(written, key=len, reverse=True))
-    return re.compile(rf"(?<![\w'’])(?:{body})(?![\w'’])", re.IGNORECASE), written
+    return re.compile(rf"(?<![\w'])(?:{body})(?![\w'])", re.IGNORECASE), written
 
 
 # A typeset apostrophe ("can’t") as the data files write it; "‘" stays, as it opens a quote.

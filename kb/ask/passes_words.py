@@ -124,7 +124,7 @@ def cues(ctx: Context) -> None:
     r.quantity = has_cue(ctx.folded, query_data()["quantity"]["cues"])
 
 
-_CLITIC = re.compile(r"(\w+)['’](?:s|re|ve|ll|d|m)")
+_CLITIC = re.compile(r"(\w+)'(?:s|re|ve|ll|d|m)")
 
 
 def content_words(ctx: Context) -> None:

@@ -30,7 +30,7 @@ def curated() -> dict[str, Any]:
     clauses = [w for lang in ("en", "vi", "zh") for w in data["clauses"].get(lang, [])]
     clitics = query["clitics"]
     not_after = "".join(f"(?<!{re.escape(w)})" for w in clitics["negation_not_after"])
-    negation = re.escape(clitics["negation"]).replace("'", "['’]")
+    negation = re.escape(clitics["negation"])
     endings = "|".join(re.escape(e) for e in clitics["after_apostrophe"])
     synonyms: dict[str, frozenset[str]] = {}
     for group in query["synonyms"]["groups"]:
@@ -52,7 +52,7 @@ def curated() -> dict[str, Any]:
         "bounds": _phrase_words(data["bounds"]),
         "polar": _phrase_words(data["polarity"]),
         # The clitics: "don't" is "do" and "n't".
-        "clitic": re.compile(rf"{not_after}{negation}\b|['’](?:{endings})\b"),
+        "clitic": re.compile(rf"{not_after}{negation}\b|'(?:{endings})\b"),
         # Each stem of an everyday word to the stems of its group of synonyms.
         "synonyms": synonyms,
         # The words negating a question, by language; a pronoun standing for the rule's topic
