@@ -96,28 +96,62 @@ class _Phrases:
 
 class _Cues:
     """Cue phrases found in a text: folded (an unaccented Vietnamese question reads like an
-    accented rule), except the accented phrases whose folded form is an English cue word
-    ("cản", block, folds to "can"): those only as written."""
+    accented rule), each word as written or typed without marks (``typed_as``), except the
+    accented phrases whose folded form is an English cue word ("cản", block, folds to "can"):
+    those only as written."""
 
     def __init__(self, phrases: list[str], english: frozenset[str]) -> None:
         exact = [p for p in phrases if has_diacritics(p) and fold(p) in english]
-        self.folded = _Phrases([fold(p) for p in phrases if p not in exact])
+        folded = [p for p in phrases if p not in exact]
+        self.folded = _Phrases([fold(p) for p in folded])
+        self.written = written_forms(folded)
         self.exact = _Phrases([_lower(p) for p in exact]) if exact else None
 
     def finditer(self, text: str) -> list[_Found]:
-        found = self.folded.finditer(fold(text))
+        found = typed_hits(text, self.folded.finditer(fold(text)), self.written)
         if self.exact is not None:
             found += self.exact.finditer(_lower(text))
         return sorted(found, key=lambda m: m.start())
 
     def search(self, text: str) -> bool:
-        return bool(self.folded.finditer(fold(text))) or (
-            self.exact is not None and bool(self.exact.finditer(_lower(text)))
-        )
+        return bool(self.finditer(text))
 
 
 def _lower(text: str) -> str:
     return unicodedata.normalize("NFC", text).lower()
+
+
+def written_forms(phrases: Iterable[str]) -> dict[str, set[str]]:
+    """Each phrase's folded form (as the folded text holds it), with the ways it is written."""
+    out: dict[str, set[str]] = {}
+    for written in as_written(_lower(p) for p in phrases):
+        out.setdefault(fold(written), set()).add(written)
+    return out
+
+
+def typed_as(span: str, forms: Iterable[str]) -> bool:
+    """``span`` (lower-cased, as typed) is one of ``forms`` (as written), each of its words
+    as written or typed without marks: a word typed with marks is the word its marks spell
+    ("nó", it, is not "no"; "cần", need, not "can"; "dụng", use, not "đừng", don't)."""
+    typed = span.split()
+    return any(
+        len(words) == len(typed)
+        and all(t == w or not has_diacritics(t) for t, w in zip(typed, words, strict=True))
+        for words in (form.split() for form in forms)
+    )
+
+
+def typed_hits(
+    text: str, found: Iterable[_Found | re.Match[str]], written: dict[str, set[str]]
+) -> list[Any]:
+    """The cue phrases ``found`` in the folded ``text`` that the text types as written
+    (``typed_as``)."""
+    low, folded = _lower(text), fold(text)
+    if len(low) != len(folded):  # folding moved the positions: every hit stands
+        return list(found)
+    return [
+        m for m in found if typed_as(low[m.start() : m.end()], written.get(m.group(), {m.group()}))
+    ]
 
 
 def _alternation(phrases: list[str], form: Callable[[str], str] = fold) -> re.Pattern[str]:

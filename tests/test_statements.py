@@ -46,6 +46,29 @@ def test_a_typeset_negation_says_what_does_not_happen() -> None:
         assert typeset["modality"] == typed["modality"] == "does-not"
 
 
+def test_a_word_typed_with_marks_is_not_the_cue_its_folded_form_spells() -> None:
+    """Folded, "nó" (it) is "no", "dụng" (use) is "dùng"'s and "đừng"'s (don't) "dung", "cần"
+    (need) is "can" and "Số" (number) "so": read as cues, 55 of the 76 Vietnamese clauses the
+    build read as saying what does not happen said what does ("nó sẽ lật lên mặt-ngửa": it is
+    flipped face-up). A cue still reads in a question typed without marks."""
+    from ingest.extract.clauses import reading
+
+    lexicon = load_lexicon()
+    for text in (
+        "Nếu quái thú bị tấn công ở mặt-úp, nó sẽ lật lên mặt-ngửa tại thời điểm này.",
+        "Các lá bài được sử dụng trước đó được hồi phục.",
+    ):
+        read = reading(lexicon, text)
+        assert read is not None and read["modality"] == "does"
+    assert lexicon.modality("bạn cần rút một lá") == ""
+    read = reading(lexicon, "Số lá bài trên tay không giới hạn.")
+    assert read is not None and read["outcome"].startswith("Số lá bài")
+    # Typed without marks, the words are the cues they spell.
+    typed = reading(lexicon, "no khong rut bai")
+    assert typed is not None and typed["modality"] == "does-not"
+    assert lexicon.modality("ban co the rut mot la") == lexicon.modality("can I draw") == "can"
+
+
 def test_a_condition_after_what_it_governs() -> None:
     lexicon = load_lexicon()
     assert lexicon.split_condition("You also win if the opponent can't draw a card.") == (

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from ..statements import Lexicon, as_written
+from ..statements import Lexicon, as_written, typed_hits, written_forms
 from ..text import fold
 
 
@@ -26,10 +26,31 @@ def _words(lexicon: Lexicon, *keys: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w)(?:{body})(?!\w)" if body else "(?!)")
 
 
-def _connective(lexicon: Lexicon) -> re.Pattern[str]:
-    """Words that tie a clause to what comes before it ("However,", "and", "also"): not a
-    limit on the clause itself."""
-    return re.compile(rf"^(?:\W*(?:{_words(lexicon, 'connectives').pattern}))+\W*")
+@cache
+def _written(lexicon: Lexicon, *keys: str) -> dict[str, set[str]]:
+    return written_forms(w for key in keys for ws in lexicon.data[key].values() for w in ws)
+
+
+def _found(lexicon: Lexicon, key: str, text: str) -> list[re.Match[str]]:
+    """The words of ``key`` in ``text``, as it types them (ingest.statements.typed_as)."""
+    return typed_hits(text, _words(lexicon, key).finditer(fold(text)), _written(lexicon, key))
+
+
+def _connectives_end(lexicon: Lexicon, clause: str) -> int:
+    """Where the words that tie a clause to what comes before it end ("However,", "and",
+    "also"): not a limit on the clause itself."""
+    found = {m.start(): m.end() for m in _found(lexicon, "connectives", clause)}
+    folded, end = fold(clause), 0
+    while (start := _past_non_word(folded, end)) in found:
+        end = found[start]
+    return _past_non_word(folded, end) if end else 0
+
+
+def _past_non_word(text: str, at: int) -> int:
+    """The first word character of ``text`` from ``at`` (or its end)."""
+    while at < len(text) and not (text[at].isalnum() or text[at] == "_"):
+        at += 1
+    return at
 
 
 def reading(lexicon: Lexicon, clause: str) -> dict[str, str] | None:
@@ -37,9 +58,7 @@ def reading(lexicon: Lexicon, clause: str) -> dict[str, str] | None:
     nothing a verdict could rest on. ``modality`` is can / cannot / must / needn't / only, or
     does / does-not for a clause that says what happens; ``subject`` is what stands before
     the modality (folded); ``limits`` the exception words it holds ("unless", "except")."""
-    body = _connective(lexicon).sub("", fold(clause))
-    start = len(fold(clause)) - len(body)
-    text = clause[start:]
+    text = clause[_connectives_end(lexicon, clause) :]
     parts = lexicon.split_condition(text)
     condition, outcome = parts if parts else ("", text)
     if parts and not outcome.strip():
@@ -49,11 +68,10 @@ def reading(lexicon: Lexicon, clause: str) -> dict[str, str] | None:
     if not modality and marks:
         return None  # several modalities: which one governs what is asked is not clear
     if not modality:
-        polar = _words(lexicon, "polarity").search(fold(outcome))
+        polar = _found(lexicon, "polarity", outcome)
         modality = "does-not" if polar else "does"
     subject = fold(outcome)[: marks[0][0]].strip() if marks else ""
-    limits = " ".join(dict.fromkeys(m.group() for m in _words(lexicon, "exceptions").finditer(
-        fold(outcome))))  # fmt: skip
+    limits = " ".join(dict.fromkeys(m.group() for m in _found(lexicon, "exceptions", outcome)))
     return {
         "modality": modality,
         "subject": subject,
