@@ -154,7 +154,7 @@ def typed_hits(
     ]
 
 
-def _alternation(phrases: list[str], form: Callable[[str], str] = fold) -> re.Pattern[str]:
+def alternation(phrases: list[str], form: Callable[[str], str] = fold) -> re.Pattern[str]:
     """Whole-word alternation of folded phrases (or of another ``form``) as written
     (``as_written``), longest first; CJK phrases anywhere. (One pair of word-boundary checks
     around the whole alternation: one per phrase compiles several times slower, and kb ask
@@ -222,13 +222,13 @@ class Lexicon:
     @cached_property
     def condition(self) -> re.Pattern[str]:
         cond = self.data["conditions"]
-        return _alternation([w for lang in LANGS for w in cond.get(lang, [])])
+        return alternation([w for lang in LANGS for w in cond.get(lang, [])])
 
     @cached_property
     def trailing(self) -> re.Pattern[str]:
         """A condition after its outcome: only the words that cannot open anything else
         there; matched with its accents (folded, Vietnamese "nếu", if, is "nêu", state)."""
-        return _alternation(self.data["conditions"].get("trailing", []), str.lower)
+        return alternation(self.data["conditions"].get("trailing", []), str.lower)
 
     @cached_property
     def number(self) -> re.Pattern[str]:
@@ -242,7 +242,7 @@ class Lexicon:
     @cached_property
     def bounds(self) -> list[tuple[str, re.Pattern[str]]]:
         return [
-            (bound, re.compile(rf"(?:{_alternation(ws).pattern})\W*(?:\w+\W+){{0,2}}$"))
+            (bound, re.compile(rf"(?:{alternation(ws).pattern})\W*(?:\w+\W+){{0,2}}$"))
             for bound, ws in self.data["bounds"].items()
         ]
 
@@ -279,7 +279,7 @@ class Lexicon:
     @cached_property
     def clause_breaks(self) -> re.Pattern[str]:
         words = [w for lang in LANGS for w in self.data["clauses"].get(lang, [])]
-        return re.compile(rf"[;；]|{_alternation(words).pattern}")
+        return re.compile(rf"[;；]|{alternation(words).pattern}")
 
     def clause_at(self, text: str, position: int) -> tuple[int, int]:
         """(start, end) in the folded text of the clause holding ``position``: clauses end at
@@ -298,7 +298,7 @@ class Lexicon:
     @cached_property
     def clause_joins(self) -> re.Pattern[str]:
         words = [w for lang in LANGS for w in self.data["clauses"].get(f"after_comma_{lang}", [])]
-        return re.compile(rf",\s*(?:{_alternation(words).pattern})")
+        return re.compile(rf",\s*(?:{alternation(words).pattern})")
 
     def clauses(self, sentence: str) -> list[str]:
         """The clauses of a sentence, as written: split at a semicolon, a word that opens

@@ -69,6 +69,26 @@ def test_a_word_typed_with_marks_is_not_the_cue_its_folded_form_spells() -> None
     assert lexicon.modality("ban co the rut mot la") == lexicon.modality("can I draw") == "can"
 
 
+def test_a_chinese_negation_or_exception_is_read_between_other_characters() -> None:
+    """Chinese writes no spaces: a polarity or exception word stands between letters, and
+    read as a whole word none was ever found ("他便不再是主动玩家", he is no longer the active
+    player, read as saying what happens). Words that hold one and negate nothing ("不过",
+    however; "而不是", rather than) do not negate their clause."""
+    from ingest.extract.clauses import reading
+
+    lexicon = load_lexicon()
+    for text, modality in (
+        ("他便不再是主动玩家。", "does-not"),
+        ("场上没有角色。", "does-not"),
+        ("不过，选择角色是发生在效果结算的时候。", "does"),
+        ("该玩家抽一张卡，而不是两张。", "does"),
+    ):
+        read = reading(lexicon, text)
+        assert read is not None and read["modality"] == modality, text
+    read = reading(lexicon, "除非卡牌另有说明，该玩家抽一张卡。")
+    assert read is not None and read["limits"] == "除非"
+
+
 def test_a_condition_after_what_it_governs() -> None:
     lexicon = load_lexicon()
     assert lexicon.split_condition("You also win if the opponent can't draw a card.") == (

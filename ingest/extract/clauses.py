@@ -13,17 +13,15 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from ..statements import Lexicon, as_written, typed_hits, written_forms
+from ..statements import Lexicon, alternation, typed_hits, written_forms
 from ..text import fold
 
 
 @cache
 def _words(lexicon: Lexicon, *keys: str) -> re.Pattern[str]:
-    """A whole-word alternation of the folded words of ``keys`` in data/statements.toml
-    (each a table of per-language lists)."""
-    found = as_written(fold(w) for key in keys for ws in lexicon.data[key].values() for w in ws)
-    body = "|".join(re.escape(w) for w in sorted(found, key=len, reverse=True))
-    return re.compile(rf"(?<!\w)(?:{body})(?!\w)" if body else "(?!)")
+    """The folded words of ``keys`` in data/statements.toml (each a table of per-language
+    lists): whole words, a Chinese word anywhere (its neighbours are letters too)."""
+    return alternation([w for key in keys for ws in lexicon.data[key].values() for w in ws])
 
 
 @cache
@@ -34,6 +32,17 @@ def _written(lexicon: Lexicon, *keys: str) -> dict[str, set[str]]:
 def _found(lexicon: Lexicon, key: str, text: str) -> list[re.Match[str]]:
     """The words of ``key`` in ``text``, as it types them (ingest.statements.typed_as)."""
     return typed_hits(text, _words(lexicon, key).finditer(fold(text)), _written(lexicon, key))
+
+
+def _blanked(lexicon: Lexicon, key: str, text: str) -> str:
+    """``text`` with the words of ``key`` blanked, each character a space (where folding
+    keeps its positions): words that hold a polarity word and negate nothing ("不过")."""
+    if len(fold(text)) != len(text):
+        return text
+    chars = list(text)
+    for m in _words(lexicon, key).finditer(fold(text)):
+        chars[m.start() : m.end()] = " " * (m.end() - m.start())
+    return "".join(chars)
 
 
 def _connectives_end(lexicon: Lexicon, clause: str) -> int:
@@ -68,7 +77,7 @@ def reading(lexicon: Lexicon, clause: str) -> dict[str, str] | None:
     if not modality and marks:
         return None  # several modalities: which one governs what is asked is not clear
     if not modality:
-        polar = _found(lexicon, "polarity", outcome)
+        polar = _found(lexicon, "polarity", _blanked(lexicon, "not_polarity", outcome))
         modality = "does-not" if polar else "does"
     subject = fold(outcome)[: marks[0][0]].strip() if marks else ""
     limits = " ".join(dict.fromkeys(m.group() for m in _found(lexicon, "exceptions", outcome)))
