@@ -357,16 +357,20 @@ def test_how_many_reads_the_count_its_rule_states(conn: sqlite3.Connection) -> N
 
 
 def test_two_questions_in_one_get_no_single_verdict(conn: sqlite3.Connection) -> None:
-    """One yes or no cannot answer "Do I ..., and does ...?": the judge is told to ask them
-    one at a time; one question alone still gets its verdict."""
+    """One yes or no cannot answer "Do I ..., and does ...?", nor one number two counts: the
+    judge is told to ask them one at a time; one question alone still gets its verdict."""
     result = ask(
         conn, "FoW: can a resonator with [Precision] attack a recovered J/resonator, and can "
         "a rested J/resonator block?"
     )  # fmt: skip
     assert result["answer"] is None or result["answer"].get("verdict") is None
-    assert "two yes/no questions" in result["not_covered"]
+    assert "two questions" in result["not_covered"]
     single = ask(conn, "FoW: can a resonator with [Precision] attack a recovered J/resonator")
     assert single["answer"]["verdict"] == "yes"
+    # Two counts: one number ("1", the master runes) read as the answer to both.
+    counts = ask(conn, "FoW: how many cards can a rune deck have, and how many master runes?")
+    assert counts["answer"] is None or counts["answer"].get("verdict") is None
+    assert "two questions" in counts["not_covered"]
 
 
 def test_a_minimum_and_a_maximum_asked_together_get_the_range(conn: sqlite3.Connection) -> None:

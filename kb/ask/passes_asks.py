@@ -179,13 +179,20 @@ def _asks_when(folded: str, cues: dict[str, Any]) -> bool:
     )
 
 
-def asks_twice(text: str) -> bool:
-    """Two yes/no questions in one ("Do I still inflict battle damage, and does its effect
-    trigger?"): one yes or no cannot answer both."""
+def asks_twice(text: str, kind: str = "yesno", lang: str = "") -> bool:
+    """Two questions in one that one answer cannot answer: two yes/no questions ("Do I still
+    inflict battle damage, and does its effect trigger?"), or two counts ("how many cards in
+    the rune deck, how many master runes?"); ``lang``: the question's language."""
     folded = fold(text).strip()
-    asking = {fold(w) for w in query_data()["kinds"]["asking_openers"]}
     clauses = re.split(r"[,;:.?!。？！，；：—–]|\s-\s|\s(?:and|or)\s", folded)
-    return sum(1 for c in clauses if c.split() and c.split()[0] in asking) >= 2
+    if kind == "how_many":
+        counts = _typed(query_data()["kinds"]["how_many_asking"], lang)
+        # "at least how many, at most how many?": one count's two bounds, one range answers
+        asks = query_data()["quantity"]["asks"]
+        bounds = all(_has(folded, _typed(asks[b], lang)) for b in ("at_least", "at_most"))
+        return not bounds and sum(1 for c in clauses if _has(c, counts)) >= 2
+    asking = {fold(w) for w in query_data()["kinds"]["asking_openers"]}
+    return kind == "yesno" and sum(1 for c in clauses if c.split() and c.split()[0] in asking) >= 2
 
 
 def stated_numbers(u: Understood) -> list[tuple[str, int, int]]:

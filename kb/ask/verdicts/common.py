@@ -15,7 +15,6 @@ from ...lookups.labels import narrate
 from ...store import datafiles
 from ...store.db import first, run
 from ..answers.common import answer, node, quote_gloss, source
-from ..passes_asks import asks_twice
 from ..question import Understood
 from . import words
 from .curated import curated
@@ -157,7 +156,7 @@ def not_covered(u: Understood, asked: Asked) -> str:
         return narrate("rules_conflict", sides=sides)
     if asked.unaccounted:
         return narrate("words_unsaid", words=", ".join(f"“{w}”" for w in asked.unaccounted))
-    if asked.kind == "yesno" and asks_twice(u.text):
+    if asked.stopped_by == "two_questions":
         return narrate("asks_twice")
     if asked.stopped_by == "several_games":
         names = {r["id"]: r["name"] for r in run(asked.conn, "game_names")}

@@ -19,8 +19,9 @@ def unknown_word(asked: Asked) -> bool:
 
 
 def two_questions(asked: Asked) -> bool:
-    """One yes or no cannot answer two questions ("can I chain it, and does it resolve?")."""
-    return asked.kind == "yesno" and asks_twice(asked.u.text)
+    """One answer cannot answer two questions ("can I chain it, and does it resolve?"; "how
+    many in the rune deck, how many master runes?")."""
+    return asks_twice(asked.u.text, asked.kind, asked.u.lang)
 
 
 def several_games(asked: Asked) -> bool:
