@@ -108,7 +108,8 @@ class _Cues:
         self.exact = _Phrases([_lower(p) for p in exact]) if exact else None
 
     def finditer(self, text: str) -> list[_Found]:
-        found = typed_hits(text, self.folded.finditer(fold(text)), self.written)
+        folded = fold(text)
+        found = typed_hits(text, self.folded.finditer(folded), self.written, folded)
         if self.exact is not None:
             found += self.exact.finditer(_lower(text))
         return sorted(found, key=lambda m: m.start())
@@ -142,13 +143,20 @@ def typed_as(span: str, forms: Iterable[str]) -> bool:
 
 
 def typed_hits(
-    text: str, found: Iterable[_Found | re.Match[str]], written: dict[str, set[str]]
+    text: str,
+    found: Iterable[_Found | re.Match[str]],
+    written: dict[str, set[str]],
+    folded: str | None = None,
 ) -> list[Any]:
-    """The cue phrases ``found`` in the folded ``text`` that the text types as written
-    (``typed_as``)."""
-    low, folded = _lower(text), fold(text)
-    if len(low) != len(folded):  # folding moved the positions: every hit stands
-        return list(found)
+    """The cue phrases ``found`` in the folded ``text`` (``folded``, when computed already)
+    that the text types as written (``typed_as``)."""
+    found = list(found)
+    if not found:  # most cue lists find nothing in most texts: no copy of the text to make
+        return found
+    low = _lower(text)
+    folded = fold(text) if folded is None else folded
+    if low == folded or len(low) != len(folded):  # no marks; or folding moved the positions
+        return found
     return [
         m for m in found if typed_as(low[m.start() : m.end()], written.get(m.group(), {m.group()}))
     ]
