@@ -29,26 +29,15 @@ def _written(lexicon: Lexicon, *keys: str) -> dict[str, set[str]]:
     return written_forms(w for key in keys for ws in lexicon.data[key].values() for w in ws)
 
 
-def _found(lexicon: Lexicon, key: str, text: str) -> list[re.Match[str]]:
-    """The words of ``key`` in ``text``, as it types them (ingest.statements.typed_as)."""
-    return typed_hits(text, _words(lexicon, key).finditer(fold(text)), _written(lexicon, key))
-
-
-def _blanked(lexicon: Lexicon, key: str, text: str) -> str:
-    """``text`` with the words of ``key`` blanked, each character a space (where folding
-    keeps its positions): words that hold a polarity word and negate nothing ("不过")."""
-    if len(fold(text)) != len(text):
-        return text
-    chars = list(text)
-    for m in _words(lexicon, key).finditer(fold(text)):
-        chars[m.start() : m.end()] = " " * (m.end() - m.start())
-    return "".join(chars)
+def _found(lexicon: Lexicon, text: str, *keys: str) -> list[re.Match[str]]:
+    """The words of ``keys`` in ``text``, as it types them (ingest.statements.typed_as)."""
+    return typed_hits(text, _words(lexicon, *keys).finditer(fold(text)), _written(lexicon, *keys))
 
 
 def _connectives_end(lexicon: Lexicon, clause: str) -> int:
     """Where the words that tie a clause to what comes before it end ("However,", "and",
     "also"): not a limit on the clause itself."""
-    found = {m.start(): m.end() for m in _found(lexicon, "connectives", clause)}
+    found = {m.start(): m.end() for m in _found(lexicon, clause, "connectives")}
     folded, end = fold(clause), 0
     while (start := _past_non_word(folded, end)) in found:
         end = found[start]
@@ -77,10 +66,13 @@ def reading(lexicon: Lexicon, clause: str) -> dict[str, str] | None:
     if not modality and marks:
         return None  # several modalities: which one governs what is asked is not clear
     if not modality:
-        polar = _found(lexicon, "polarity", _blanked(lexicon, "not_polarity", outcome))
+        # A word holding a polarity word and negating nothing ("不过", however) is found as
+        # the longer word, and is no negation.
+        negating = _found(lexicon, outcome, "polarity", "not_polarity")
+        polar = any(m.group() not in _written(lexicon, "not_polarity") for m in negating)
         modality = "does-not" if polar else "does"
     subject = fold(outcome)[: marks[0][0]].strip() if marks else ""
-    limits = " ".join(dict.fromkeys(m.group() for m in _found(lexicon, "exceptions", outcome)))
+    limits = " ".join(dict.fromkeys(m.group() for m in _found(lexicon, outcome, "exceptions")))
     return {
         "modality": modality,
         "subject": subject,
