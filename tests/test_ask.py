@@ -373,6 +373,24 @@ def test_two_questions_in_one_get_no_single_verdict(conn: sqlite3.Connection) ->
     assert "two questions" in counts["not_covered"]
 
 
+def test_a_verdict_reads_the_official_rules_and_the_version_named(
+    conn: sqlite3.Connection,
+) -> None:
+    """Force of Will's community basic guide (about 2016) keeps a destroyed J-ruler J-ruler side
+    up; the Comprehensive Rules put it back ruler side up. The verdict is read from the official
+    rules first, and a question naming a version is read from that version alone."""
+    answer = ask(conn, "FoW: my J-ruler is destroyed, what happens to it?")["answer"]
+    assert answer is not None and "ruler side up" in answer["verdict"]
+    assert {s["provenance"] for s in answer["sources"]} == {"official"}
+    named = ask(conn, "Theo CR 8.01, J-ruler bị phá hủy thì nó đi đâu?")["answer"] or {}
+    versions = {
+        row[0]
+        for s in named.get("sources", []) if named.get("verdict")
+        for row in conn.execute("SELECT version FROM documents WHERE id = ?", (s["document"],))
+    }  # fmt: skip
+    assert versions <= {"8.01"}
+
+
 def test_a_minimum_and_a_maximum_asked_together_get_the_range(conn: sqlite3.Connection) -> None:
     both = ask(conn, "FoW: what are the minimum and maximum main deck size")["answer"]
     assert both["verdict"] == "40-60"

@@ -1,8 +1,8 @@
 """The passages a verdict may be read from: the first kb ask ranks for the question, of its
 game (and of the year or version it names), machine translations read in their source, and
-saying every content word of the question but perhaps one of a long question; and the one
-reader of their clauses: which state the question, and how much of a clause's condition the
-question states."""
+saying every content word of the question but perhaps one of a long question, a game's
+official rules before a community summary of them; and the one reader of their clauses: which
+state the question, and how much of a clause's condition the question states."""
 
 from __future__ import annotations
 
@@ -144,7 +144,9 @@ def best(asked: Asked) -> list[dict[str, Any]]:
     u = asked.u
     game = u.game or u.game_hint or ""
     found = [_in_edition(asked.conn, p, u) for p in top(asked) if p["game"] == game]
-    return [p for p in found if p and says_all(asked.conn, p, asked.required)]
+    saying = [p for p in found if p and says_all(asked.conn, p, asked.required)]
+    # A game's official rules are read before a community summary of them (stable otherwise).
+    return sorted(saying, key=lambda p: p["provenance"] != "official")
 
 
 def _in_edition(conn: sqlite3.Connection, p: dict[str, Any], u: Understood) -> dict | None:
@@ -158,13 +160,14 @@ def _in_edition(conn: sqlite3.Connection, p: dict[str, Any], u: Understood) -> d
 
 
 def _of_edition(passage: dict[str, Any], u: Understood) -> bool:
-    """The passage's document is of the year and the version the question names, if any."""
+    """The passage's document is of the year and the version the question names, if any (a
+    document of no version is of none)."""
     named = f"{passage.get('era') or ''} {passage.get('document_title') or ''}"
     said = set(re.findall(r"\d{4}", named))
     if u.years and not said & {str(y) for y in u.years}:
         return False
     versions = named_versions(u.text)
-    return not (versions and passage.get("version") and passage["version"] not in versions)
+    return not (versions and passage.get("version") not in versions)
 
 
 def named_versions(text: str) -> set[str]:
