@@ -91,19 +91,26 @@ def score(items: list[dict[str, Any]], judged: list[dict[str, str]]) -> dict[str
     return by
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def blind_commands(doc: str, making: str, help: str) -> tuple[Any, Any]:
+    """The command line of a blind assessment: ``making`` writes the items (--db, --out, --key,
+    --seed; add its own), ``score`` scores the judgments against the key."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    make = sub.add_parser("pairs", help="sample misses and write the blind items")
-    make.add_argument("results", type=Path, help="bench/retrieval.py --json output")
+    make = sub.add_parser(making, help=help)
     make.add_argument("--db", type=Path, default=REPO / "kb.sqlite")
     make.add_argument("--out", type=Path, required=True, help="folder for items.md")
     make.add_argument("--key", type=Path, required=True, help="where the key goes (keep apart)")
-    make.add_argument("-n", type=int, default=150)
     make.add_argument("--seed", type=int, default=7)
-    judge = sub.add_parser("score", help="score an assessor's judgments")
-    judge.add_argument("key", type=Path)
-    judge.add_argument("judgments", type=Path)
+    rate = sub.add_parser("score", help="score an assessor's judgments")
+    rate.add_argument("key", type=Path)
+    rate.add_argument("judgments", type=Path)
+    return parser, make
+
+
+def main() -> None:
+    parser, make = blind_commands(__doc__, "pairs", "sample misses and write the blind items")
+    make.add_argument("results", type=Path, help="bench/retrieval.py --json output")
+    make.add_argument("-n", type=int, default=150)
     args = parser.parse_args()
     if args.command == "pairs":
         conn = sqlite3.connect(f"file:{args.db}?mode=ro", uri=True)

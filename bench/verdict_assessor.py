@@ -20,7 +20,6 @@ The fresh held-out set is never read: name spent and seen sets only.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
@@ -111,19 +110,11 @@ def score(key: dict[str, Any], judged: list[dict[str, str]]) -> list[str]:
 def main() -> int:
     sys.path.insert(0, str(REPO / "bench"))
     from retrieval import FRESH, set_paths
+    from second_assessor import blind_commands
 
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    make = sub.add_parser("items", help="decide the sets, sample verdicts, write the blind items")
-    make.add_argument("--db", type=Path, default=REPO / "kb.sqlite")
+    parser, make = blind_commands(__doc__, "items", "decide the sets, write the blind items")
     make.add_argument("--sets", default="spent+seen")
-    make.add_argument("--out", type=Path, required=True, help="folder for items.md")
-    make.add_argument("--key", type=Path, required=True, help="where the key goes (keep apart)")
     make.add_argument("--right", type=int, default=60, help="verdicts called right to sample")
-    make.add_argument("--seed", type=int, default=7)
-    rate = sub.add_parser("score", help="score an assessor's judgments")
-    rate.add_argument("key", type=Path)
-    rate.add_argument("judgments", type=Path)
     args = parser.parse_args()
     if args.command == "score":
         key = json.loads(args.key.read_text())
