@@ -91,12 +91,12 @@ def score(items: list[dict[str, Any]], judged: list[dict[str, str]]) -> dict[str
     return by
 
 
-def blind_commands(doc: str, making: str, help: str) -> tuple[Any, Any]:
+def blind_commands(doc: str, making: str, purpose: str) -> tuple[Any, Any]:
     """The command line of a blind assessment: ``making`` writes the items (--db, --out, --key,
     --seed; add its own), ``score`` scores the judgments against the key."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    make = sub.add_parser(making, help=help)
+    make = sub.add_parser(making, help=purpose)
     make.add_argument("--db", type=Path, default=REPO / "kb.sqlite")
     make.add_argument("--out", type=Path, required=True, help="folder for items.md")
     make.add_argument("--key", type=Path, required=True, help="where the key goes (keep apart)")

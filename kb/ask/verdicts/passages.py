@@ -1,8 +1,9 @@
 """The passages a verdict may be read from: the first kb ask ranks for the question, of its
 game (and of the year or version it names), machine translations read in their source, and
 saying every content word of the question but perhaps one of a long question, a game's
-official rules before a community summary of them; and the one reader of their clauses: which
-state the question, and how much of a clause's condition the question states."""
+official rules before any other text of it (a community summary, an unaligned machine
+translation); and the one reader of their clauses: which state the question, and how much of a
+clause's condition the question states."""
 
 from __future__ import annotations
 
@@ -145,7 +146,7 @@ def best(asked: Asked) -> list[dict[str, Any]]:
     game = u.game or u.game_hint or ""
     found = [_in_edition(asked.conn, p, u) for p in top(asked) if p["game"] == game]
     saying = [p for p in found if p and says_all(asked.conn, p, asked.required)]
-    # A game's official rules are read before a community summary of them (stable otherwise).
+    # Official rules before a community summary or a machine translation (stable otherwise).
     return sorted(saying, key=lambda p: p["provenance"] != "official")
 
 
