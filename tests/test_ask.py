@@ -14,6 +14,7 @@ from run_kb import run_kb
 
 from ingest.text import fold
 from kb.ask import ask
+from kb.ask.verdicts.passages import named_versions
 
 QUESTIONS = Path(__file__).parent / "fixtures" / "questions.toml"
 
@@ -378,17 +379,23 @@ def test_a_verdict_reads_the_official_rules_and_the_version_named(
 ) -> None:
     """Force of Will's community basic guide (about 2016) keeps a destroyed J-ruler J-ruler side
     up; the Comprehensive Rules put it back ruler side up. The verdict is read from the official
-    rules first, and a question naming a version is read from that version alone."""
+    rules first, and a question naming a version ("8.01", "2.2.0") is read from that version
+    alone; a rule's number ("CR 10.2.4") names no version."""
+
+    def versions(answer: dict | None) -> set[str]:
+        sources = (answer or {}).get("sources", []) if (answer or {}).get("verdict") else []
+        query = "SELECT version FROM documents WHERE id = ?"
+        return {conn.execute(query, (s["document"],)).fetchone()[0] or "" for s in sources}
+
     answer = ask(conn, "FoW: my J-ruler is destroyed, what happens to it?")["answer"]
     assert answer is not None and "ruler side up" in answer["verdict"]
     assert {s["provenance"] for s in answer["sources"]} == {"official"}
-    named = ask(conn, "Theo CR 8.01, J-ruler bị phá hủy thì nó đi đâu?")["answer"] or {}
-    versions = {
-        row[0]
-        for s in named.get("sources", []) if named.get("verdict")
-        for row in conn.execute("SELECT version FROM documents WHERE id = ?", (s["document"],))
-    }  # fmt: skip
-    assert versions <= {"8.01"}
+    assert versions(ask(conn, "Theo CR 8.01, J-ruler bị phá hủy thì nó đi đâu?")["answer"]) <= {
+        "8.01"
+    }
+    lore = ask(conn, "CR 2.2.0: how much lore do you need to win?")["answer"]
+    assert lore is not None and lore["verdict"] == "20" and versions(lore) == {"2.2.0"}
+    assert named_versions(conn, "CR 10.2.4: how much lore to win Pack Rush?") == set()
 
 
 def test_a_minimum_and_a_maximum_asked_together_get_the_range(conn: sqlite3.Connection) -> None:

@@ -16,7 +16,8 @@ from ingest.sentences import split_sentences
 from ingest.text import stem
 
 from ...lexicon.words import stopwords
-from ...store.db import first, run
+from ...retrieve.features import named_versions as versions_in
+from ...store.db import column, first, run
 from ..answers.common import quote_gloss
 from ..passes_asks import lexicon
 from ..question import Understood
@@ -144,33 +145,37 @@ def best(asked: Asked) -> list[dict[str, Any]]:
     of no known game."""
     u = asked.u
     game = u.game or u.game_hint or ""
-    found = [_in_edition(asked.conn, p, u) for p in top(asked) if p["game"] == game]
+    versions = named_versions(asked.conn, u.text)
+    found = [_in_edition(asked.conn, p, u, versions) for p in top(asked) if p["game"] == game]
     saying = [p for p in found if p and says_all(asked.conn, p, asked.required)]
     # Official rules before a community summary or a machine translation (stable otherwise).
     return sorted(saying, key=lambda p: p["provenance"] != "official")
 
 
-def _in_edition(conn: sqlite3.Connection, p: dict[str, Any], u: Understood) -> dict | None:
+def _in_edition(
+    conn: sqlite3.Connection, p: dict[str, Any], u: Understood, versions: set[str]
+) -> dict | None:
     """The passage, or the same text in the version the question names ("CR 7.0"), or None."""
-    if _of_edition(p, u):
+    if _of_edition(p, u, versions):
         return p
     for other in run(conn, "passages", ids=p.get("also", [])):
-        if _of_edition(other, u):
+        if _of_edition(other, u, versions):
             return {**other, "features": p["features"], "score": p["score"]}
     return None
 
 
-def _of_edition(passage: dict[str, Any], u: Understood) -> bool:
+def _of_edition(passage: dict[str, Any], u: Understood, versions: set[str]) -> bool:
     """The passage's document is of the year and the version the question names, if any (a
     document of no version is of none)."""
     named = f"{passage.get('era') or ''} {passage.get('document_title') or ''}"
     said = set(re.findall(r"\d{4}", named))
     if u.years and not said & {str(y) for y in u.years}:
         return False
-    versions = named_versions(u.text)
     return not (versions and passage.get("version") not in versions)
 
 
-def named_versions(text: str) -> set[str]:
-    """The versions of a rulebook a question names ("CR 7.0", "8.01")."""
-    return set(re.findall(r"\d+\.\d+", text))
+def named_versions(conn: sqlite3.Connection, text: str) -> set[str]:
+    """The versions of a rulebook a question names ("CR 8.01", "2.2.0") that a document has: a
+    rule's number ("CR 10.2.4") names none."""
+    named = versions_in(text)
+    return named & set(column(conn, "document_versions")) if named else set()

@@ -183,7 +183,7 @@ def _matching(asked: Asked, counted: set[str] | None = None) -> tuple[list[Fact]
     conn, u = asked.conn, asked.u
     top = passages.best(asked)
     facts = run(conn, "verdict_rule_quantities", ids=[p["id"] for p in top]) if top else []
-    versions = passages.named_versions(u.text)
+    versions = passages.named_versions(conn, u.text)
     facts = _newest([f for f in facts if not versions or f["version"] in versions])
     found = _concepts(asked)
     # What the question's own numbers are of qualifies what its cue counts, and is no count
